@@ -1,0 +1,27 @@
+import { Effect, Layer } from "effect"
+import { Migrator, type SqlClient } from "effect/sql"
+import type { PgClient } from "@effect/sql-pg"
+import { layerEmbedded, type EmbeddedLocation } from "./embedded.js"
+import { migrations } from "./migrations/index.js"
+import { layerPostgres } from "./postgres.js"
+
+/** Where signcraft keeps its data: a PostgreSQL server, or the embedded database. */
+export type DatabaseConfig =
+  | { readonly _tag: "Postgres"; readonly url: string; readonly maxConnections?: number }
+  | { readonly _tag: "Embedded"; readonly location: EmbeddedLocation }
+
+/** Applies every pending migration; safe when several processes start at once. */
+export const migrate = Migrator.make({})({ loader: migrations, table: "signcraft_migrations" })
+
+/**
+ * The database layer: a `SqlClient` whose schema is migrated before the layer is
+ * built, so nothing above it can run against an unmigrated database.
+ */
+export const layerDatabase = (
+  config: DatabaseConfig
+): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, unknown> => {
+  const client = config._tag === "Postgres"
+    ? layerPostgres(config.url, config.maxConnections === undefined ? {} : { maxConnections: config.maxConnections })
+    : layerEmbedded(config.location)
+  return Layer.effectDiscard(Effect.asVoid(migrate)).pipe(Layer.provideMerge(client))
+}
