@@ -1,0 +1,5 @@
+export * from "./calendar-date.js"
+export * from "./period.js"
+export * from "./revenue.js"
+export * from "./summary.js"
+export * from "./window.js"

@@ -1,0 +1,41 @@
+import { createHash, randomBytes } from "node:crypto"
+
+/** Whether a key acts on live data or is a disposable test key. */
+export type KeyMode = "live" | "test"
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+const SECRET_LENGTH = 40
+// 248 is the largest multiple of 62 below 256: bytes at or above it are dropped so
+// every character is equally likely.
+const UNBIASED_LIMIT = 248
+
+/** Draws `length` uniformly random base62 characters from the system CSPRNG. */
+export const randomBase62 = (length: number): string => {
+  let out = ""
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < UNBIASED_LIMIT && out.length < length) out += BASE62[byte % 62]
+    }
+  }
+  return out
+}
+
+/** Mints a new secret key: `sk_live_` or `sk_test_` and 40 base62 characters. */
+export const generateApiKey = (mode: KeyMode): string => `sk_${mode}_${randomBase62(SECRET_LENGTH)}`
+
+const KEY_PATTERN = /^sk_(live|test)_[0-9A-Za-z]{32,}$/
+
+/** Reads the mode of a well-formed key, or nothing for a string that cannot be a key. */
+export const parseApiKey = (candidate: string): { readonly mode: KeyMode } | undefined => {
+  const match = KEY_PATTERN.exec(candidate)
+  return match?.[1] === "live" || match?.[1] === "test" ? { mode: match[1] } : undefined
+}
+
+/**
+ * The stored form of a key. The secret has 238 bits of entropy, so one SHA-256 pass
+ * is enough: a slow password hash would only slow every request down.
+ */
+export const hashApiKey = (key: string): string => createHash("sha256").update(key).digest("hex")
+
+/** The non-secret prefix kept for display and support (`sk_test_AbCd…`). */
+export const displayPrefix = (key: string): string => key.slice(0, 12)

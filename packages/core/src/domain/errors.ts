@@ -1,0 +1,114 @@
+import { Data } from "effect"
+import type { FieldError } from "./field-error.js"
+import type { Scope } from "./scopes.js"
+
+/**
+ * Every failure a client can be told about. Services fail with these; the HTTP layer
+ * turns each into a v3 problem document or a previous-generation error in one place
+ * (`http/errors.ts`).
+ */
+
+/** Which credential an API surface expects. */
+export type CredentialKind = "api_key" | "operator_token"
+
+/** No credential was sent. */
+export class MissingCredential extends Data.TaggedError("MissingCredential")<{
+  readonly kind: CredentialKind
+}> {}
+
+/** The credential is unknown, malformed, expired or revoked. */
+export class InvalidCredential extends Data.TaggedError("InvalidCredential")<{
+  readonly kind: CredentialKind
+  readonly reason: "unknown" | "malformed" | "expired" | "revoked"
+}> {}
+
+/** The credential is valid but lacks a scope the operation needs. */
+export class InsufficientScope extends Data.TaggedError("InsufficientScope")<{
+  readonly required: ReadonlyArray<Scope>
+  readonly granted: ReadonlyArray<Scope>
+}> {}
+
+/** The resource does not exist, or belongs to another Store. */
+export class NotFound extends Data.TaggedError("NotFound")<{
+  readonly resource: string
+}> {}
+
+/** A request body violated its schema or a business rule; `errors` names each fault. */
+export class ValidationFailed extends Data.TaggedError("ValidationFailed")<{
+  readonly code?: "validation_failed" | "invalid_pricing_model"
+  readonly detail?: string
+  readonly errors: ReadonlyArray<FieldError>
+}> {}
+
+/** A query or path parameter is invalid. */
+export class InvalidParameter extends Data.TaggedError("InvalidParameter")<{
+  readonly errors: ReadonlyArray<FieldError>
+}> {}
+
+/** The request could not be parsed at all (malformed JSON, wrong content type). */
+export class MalformedRequest extends Data.TaggedError("MalformedRequest")<{
+  readonly detail: string
+}> {}
+
+/** The body is larger than the service accepts. */
+export class PayloadTooLarge extends Data.TaggedError("PayloadTooLarge")<{
+  readonly limitBytes: number
+}> {}
+
+/** A quota is exhausted until `retryAfter` seconds have passed. */
+export class RateLimited extends Data.TaggedError("RateLimited")<{
+  readonly retryAfter: number
+}> {}
+
+/** A write that requires an `Idempotency-Key` header came without one. */
+export class IdempotencyKeyRequired extends Data.TaggedError("IdempotencyKeyRequired")<{}> {}
+
+/** The `Idempotency-Key` was used before with another request. */
+export class IdempotencyKeyConflict extends Data.TaggedError("IdempotencyKeyConflict")<{}> {}
+
+/** The first request with this `Idempotency-Key` is still running. */
+export class IdempotencyKeyInFlight extends Data.TaggedError("IdempotencyKeyInFlight")<{
+  readonly retryAfter: number
+}> {}
+
+/** An unexpected failure; the detail stays in the server log. */
+export class InternalError extends Data.TaggedError("InternalError")<{
+  readonly cause?: unknown
+}> {}
+
+/** Any failure the HTTP layer knows how to render. */
+export type ApiFailure =
+  | MissingCredential
+  | InvalidCredential
+  | InsufficientScope
+  | NotFound
+  | ValidationFailed
+  | InvalidParameter
+  | MalformedRequest
+  | PayloadTooLarge
+  | RateLimited
+  | IdempotencyKeyRequired
+  | IdempotencyKeyConflict
+  | IdempotencyKeyInFlight
+  | InternalError
+
+const failureTags: ReadonlySet<string> = new Set([
+  "MissingCredential",
+  "InvalidCredential",
+  "InsufficientScope",
+  "NotFound",
+  "ValidationFailed",
+  "InvalidParameter",
+  "MalformedRequest",
+  "PayloadTooLarge",
+  "RateLimited",
+  "IdempotencyKeyRequired",
+  "IdempotencyKeyConflict",
+  "IdempotencyKeyInFlight",
+  "InternalError"
+])
+
+/** Whether a value is one of the failures above. */
+export const isApiFailure = (value: unknown): value is ApiFailure =>
+  typeof value === "object" && value !== null && "_tag" in value && typeof value._tag === "string" &&
+  failureTags.has(value._tag)

@@ -1,0 +1,2 @@
+export * from "./headers.js"
+export * from "./signature.js"

@@ -1,0 +1,87 @@
+import { createHmac, timingSafeEqual } from "node:crypto"
+import type { HeaderSource } from "./headers.js"
+import { readHeader } from "./headers.js"
+
+/** Header carrying the signing time, Unix seconds as a decimal string. */
+export const WEBHOOK_TIMESTAMP_HEADER = "x-webhook-timestamp"
+/** Header carrying the lowercase hex HMAC-SHA256 of `timestamp + "." + raw_body`. */
+export const WEBHOOK_SIGNATURE_HEADER = "x-webhook-signature"
+/** Largest accepted distance between the signing time and the receiver's clock. */
+export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300
+
+/** A signing secret or a raw request body, as text (UTF-8) or bytes. */
+export type Bytes = string | Uint8Array
+
+const hmacHex = (secret: Bytes, timestamp: string, rawBody: Bytes): string =>
+  createHmac("sha256", secret).update(`${timestamp}.`, "utf8").update(rawBody).digest("hex")
+
+/** Lowercase hex HMAC-SHA256, keyed with `secret`, of the bytes `timestamp + "." + rawBody`. */
+export const signPayload = (secret: Bytes, timestamp: number, rawBody: Bytes): string => {
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0) {
+    throw new RangeError(`Webhook timestamp must be non-negative integer Unix seconds, got ${timestamp}`)
+  }
+  return hmacHex(secret, String(timestamp), rawBody)
+}
+
+/** The two signature headers of a delivery of `rawBody` signed at `now`. */
+export const signatureHeaders = (
+  secret: Bytes,
+  rawBody: Bytes,
+  now: Date
+): { readonly "x-webhook-timestamp": string; readonly "x-webhook-signature": string } => {
+  const timestamp = Math.floor(now.getTime() / 1000)
+  return {
+    [WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
+    [WEBHOOK_SIGNATURE_HEADER]: signPayload(secret, timestamp, rawBody)
+  }
+}
+
+/** Outcome of verifying a delivery; `reason` is safe to log, never echo secrets. */
+export type WebhookVerification =
+  | { readonly ok: true }
+  | {
+    readonly ok: false
+    readonly reason: "missing_header" | "invalid_timestamp" | "timestamp_out_of_tolerance" | "signature_mismatch"
+  }
+
+/** Inputs of `verifyWebhook`; `rawBody` must be the exact bytes received, before any JSON decoding. */
+export interface VerifyWebhookInput {
+  readonly rawBody: Bytes
+  readonly headers: HeaderSource
+  readonly secret: Bytes
+  readonly toleranceSeconds?: number
+  /** The receiver's clock; defaults to the current time. */
+  readonly now?: Date
+}
+
+// Compares in time independent of where the strings differ. The candidate is
+// copied into a buffer of the expected length so no comparison is skipped on a
+// length mismatch; only the attacker-chosen length itself affects timing.
+const constantTimeEquals = (candidate: string, expected: string): boolean => {
+  const expectedBytes = Buffer.from(expected, "utf8")
+  const candidateBytes = Buffer.from(candidate, "utf8")
+  const padded = Buffer.alloc(expectedBytes.length)
+  candidateBytes.copy(padded, 0, 0, expectedBytes.length)
+  const sameBytes = timingSafeEqual(padded, expectedBytes)
+  return sameBytes && candidateBytes.length === expectedBytes.length
+}
+
+/**
+ * Verifies a signed delivery: both headers present, timestamp a decimal Unix
+ * second within `toleranceSeconds` (default 300) of `now` in either direction,
+ * and the signature equal (constant time, hex case-insensitive) to the HMAC
+ * of the timestamp header exactly as sent, ".", and the raw body.
+ */
+export const verifyWebhook = (input: VerifyWebhookInput): WebhookVerification => {
+  const timestamp = readHeader(input.headers, WEBHOOK_TIMESTAMP_HEADER)
+  const signature = readHeader(input.headers, WEBHOOK_SIGNATURE_HEADER)
+  if (timestamp === undefined || signature === undefined) return { ok: false, reason: "missing_header" }
+  if (!/^\d{1,15}$/.test(timestamp)) return { ok: false, reason: "invalid_timestamp" }
+  const tolerance = input.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS
+  const nowSeconds = (input.now ?? new Date()).getTime() / 1000
+  // Written so that a NaN clock or tolerance fails closed instead of accepting any age.
+  const withinTolerance = Math.abs(nowSeconds - Number(timestamp)) <= tolerance
+  if (!withinTolerance) return { ok: false, reason: "timestamp_out_of_tolerance" }
+  const expected = hmacHex(input.secret, timestamp, input.rawBody)
+  return constantTimeEquals(signature.toLowerCase(), expected) ? { ok: true } : { ok: false, reason: "signature_mismatch" }
+}
