@@ -1,0 +1,17 @@
+import { HttpApi, OpenApi } from "effect/http-api"
+import { OperatorApi } from "./operator.js"
+import { SystemApi } from "./system.js"
+import { V3StoresApi } from "./v3-stores.js"
+
+/** The whole HTTP contract of signcraft: every group, its schemas and its errors. */
+export class SigncraftApi extends HttpApi.make("signcraft")
+  .add(SystemApi)
+  .add(V3StoresApi)
+  .add(OperatorApi)
+  .annotate(HttpApi.PayloadParseOptions, { errors: "all" })
+  .annotateMerge(OpenApi.annotations({
+    title: "signcraft API",
+    version: "3",
+    description: "The v3 public API of the sign customisation service."
+  }))
+{}

@@ -1,0 +1,95 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { SCOPES } from "../../domain/scopes.js"
+import { OperatorAuth, RequestFailures } from "../middleware/definitions.js"
+
+const NonEmpty = Schema.String.check(Schema.isMinLength(1))
+const Id = Schema.Int.check(Schema.isGreaterThan(0))
+const IdParam = Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThan(0))
+
+/** A company (operator view). */
+export const CompanyView = Schema.Struct({ id: Schema.Int, name: Schema.String }).annotate({ identifier: "Company" })
+
+/** A store (operator view). */
+export const StoreView = Schema.Struct({
+  id: Schema.Int,
+  company_id: Schema.Int,
+  name: Schema.String,
+  platform: Schema.String,
+  currency: Schema.String
+}).annotate({ identifier: "OperatorStore" })
+
+/** A person (operator view). */
+export const PersonView = Schema.Struct({
+  id: Schema.Int,
+  email: Schema.String,
+  name: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "Person" })
+
+/** An API key as issued: the secret `key` is shown here only. */
+export const ApiKeyView = Schema.Struct({
+  id: Schema.Int,
+  store_id: Schema.Int,
+  key: Schema.String,
+  mode: Schema.Literals(["live", "test"]),
+  scopes: Schema.Array(Schema.String),
+  legacy_wildcard: Schema.Boolean
+}).annotate({ identifier: "IssuedApiKey" })
+
+/** Platforms are an open set of lowercase slugs (`custom`, `shopify`, `woocommerce`, …). */
+export const Platform = Schema.String.check(
+  Schema.isPattern(/^[a-z][a-z0-9_-]{0,39}$/, { expected: "a lowercase platform slug such as custom or shopify" })
+)
+
+/** An uppercase ISO 4217 code. */
+export const CurrencyCode = Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/, { expected: "an uppercase ISO 4217 code" }))
+
+/** The operator API (stands in for the merchant dashboard). */
+export class OperatorApi extends HttpApiGroup.make("operator")
+  .add(
+    HttpApiEndpoint.post("createCompany", "/companies", {
+      payload: Schema.Struct({ name: NonEmpty }),
+      success: CompanyView.pipe(HttpApiSchema.status(201))
+    }),
+    HttpApiEndpoint.post("createStore", "/stores", {
+      payload: Schema.Struct({
+        company_id: Id,
+        name: NonEmpty,
+        platform: Schema.optionalKey(Platform),
+        currency: Schema.optionalKey(CurrencyCode)
+      }),
+      success: StoreView.pipe(HttpApiSchema.status(201))
+    }),
+    HttpApiEndpoint.post("createPerson", "/persons", {
+      payload: Schema.Struct({
+        company_id: Id,
+        email: Schema.String.check(Schema.isPattern(/^[^\s@]+@[^\s@]+$/, { expected: "an email address" })),
+        password: Schema.String.check(Schema.isMinLength(8)),
+        name: Schema.optionalKey(Schema.NullOr(Schema.String))
+      }),
+      success: PersonView.pipe(HttpApiSchema.status(201))
+    }),
+    HttpApiEndpoint.delete("removeMember", "/companies/:company_id/members/:person_id", {
+      params: { company_id: IdParam, person_id: IdParam },
+      success: HttpApiSchema.NoContent
+    }),
+    HttpApiEndpoint.post("createApiKey", "/stores/:store_id/api-keys", {
+      params: { store_id: IdParam },
+      payload: Schema.Struct({
+        mode: Schema.Literals(["live", "test"]),
+        scopes: Schema.optionalKey(Schema.Array(Schema.Literals(SCOPES))),
+        legacy_wildcard: Schema.optionalKey(Schema.Boolean)
+      }),
+      success: ApiKeyView.pipe(HttpApiSchema.status(201))
+    }),
+    HttpApiEndpoint.delete("revokeApiKey", "/api-keys/:key_id", {
+      params: { key_id: IdParam },
+      success: HttpApiSchema.NoContent
+    })
+  )
+  .middleware(RequestFailures)
+  .middleware(OperatorAuth)
+  .prefix("/operator/v1")
+  .annotate(OpenApi.Title, "Operator")
+  .annotate(OpenApi.Exclude, true)
+{}

@@ -1,0 +1,30 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { SCOPES } from "../../domain/scopes.js"
+import { RequiredScope } from "../annotations.js"
+import { ApiKeyAuth, RequestFailures } from "../middleware/definitions.js"
+import { Envelope } from "../wire.js"
+
+/** The v3 Store as the calling key sees it. */
+export const StoreV3 = Schema.Struct({
+  object: Schema.Literal("store"),
+  id: Schema.Int,
+  name: Schema.String,
+  platform: Schema.String,
+  currency: Schema.String,
+  mode: Schema.Literals(["live", "test"]),
+  scopes: Schema.Array(Schema.Literals(SCOPES))
+}).annotate({ identifier: "Store" })
+
+/** v3 Store operations. */
+export class V3StoresApi extends HttpApiGroup.make("v3Stores")
+  .add(
+    HttpApiEndpoint.get("me", "/stores/me", { success: Envelope(StoreV3) })
+      .annotate(RequiredScope, "store:read")
+      .annotate(OpenApi.Summary, "The Store of the calling API key, with the key's scopes")
+  )
+  .middleware(RequestFailures)
+  .middleware(ApiKeyAuth)
+  .prefix("/api/v3")
+  .annotate(OpenApi.Title, "Stores")
+{}

@@ -1,0 +1,147 @@
+import { match } from "ts-pattern"
+import type { ApiFailure } from "../domain/errors.js"
+import type { FieldError } from "../domain/field-error.js"
+
+/** Every `code` a problem document can carry: branch on these, never on `title` or `detail`. */
+export const PROBLEM_CODES = [
+  "missing_api_key",
+  "invalid_api_key",
+  "missing_operator_token",
+  "invalid_operator_token",
+  "insufficient_scope",
+  "not_found",
+  "validation_failed",
+  "invalid_pricing_model",
+  "invalid_parameter",
+  "malformed_request",
+  "payload_too_large",
+  "rate_limited",
+  "idempotency_key_required",
+  "idempotency_key_conflict",
+  "idempotency_key_in_flight",
+  "internal_error"
+] as const
+
+/** One stable problem code. */
+export type ProblemCode = (typeof PROBLEM_CODES)[number]
+
+/** How one failure appears on the wire, before a generation's format is applied. */
+export interface FailureDescription {
+  readonly status: number
+  readonly code: ProblemCode
+  readonly title: string
+  readonly detail: string
+  readonly errors?: ReadonlyArray<FieldError>
+  readonly retryAfter?: number
+  readonly requiredScopes?: ReadonlyArray<string>
+  readonly grantedScopes?: ReadonlyArray<string>
+}
+
+/** The single table from domain failures to HTTP status, code and wording. */
+export const describeFailure = (failure: ApiFailure): FailureDescription =>
+  match(failure)
+    .returnType<FailureDescription>()
+    .with({ _tag: "MissingCredential", kind: "api_key" }, () => ({
+      status: 401,
+      code: "missing_api_key",
+      title: "Missing API key",
+      detail: "Send your API key as `Authorization: Bearer <key>`."
+    }))
+    .with({ _tag: "MissingCredential", kind: "operator_token" }, () => ({
+      status: 401,
+      code: "missing_operator_token",
+      title: "Missing operator token",
+      detail: "Send the operator token as `Authorization: Bearer <token>`."
+    }))
+    .with({ _tag: "InvalidCredential", kind: "api_key" }, (f) => ({
+      status: 401,
+      code: "invalid_api_key",
+      title: "Invalid API key",
+      detail: f.reason === "revoked"
+        ? "This API key has been revoked."
+        : f.reason === "expired"
+        ? "This API key has expired."
+        : "The API key is not valid."
+    }))
+    .with({ _tag: "InvalidCredential", kind: "operator_token" }, () => ({
+      status: 401,
+      code: "invalid_operator_token",
+      title: "Invalid operator token",
+      detail: "The operator token is not valid."
+    }))
+    .with({ _tag: "InsufficientScope" }, (f) => ({
+      status: 403,
+      code: "insufficient_scope",
+      title: "Insufficient scope",
+      detail: `This operation needs the scope ${f.required.join(", ")}.`,
+      requiredScopes: f.required,
+      grantedScopes: f.granted
+    }))
+    .with({ _tag: "NotFound" }, (f) => ({
+      status: 404,
+      code: "not_found",
+      title: "Not found",
+      detail: `No such ${f.resource}.`
+    }))
+    .with({ _tag: "ValidationFailed" }, (f) => {
+      const code = f.code ?? "validation_failed"
+      return {
+        status: 422,
+        code,
+        title: code === "invalid_pricing_model" ? "Invalid pricing model" : "Validation failed",
+        detail: f.detail ?? `The request has ${f.errors.length} invalid field${f.errors.length === 1 ? "" : "s"}.`,
+        errors: f.errors
+      }
+    })
+    .with({ _tag: "InvalidParameter" }, (f) => ({
+      status: 422,
+      code: "invalid_parameter",
+      title: "Invalid parameter",
+      detail: `The request has ${f.errors.length} invalid parameter${f.errors.length === 1 ? "" : "s"}.`,
+      errors: f.errors
+    }))
+    .with({ _tag: "MalformedRequest" }, (f) => ({
+      status: 400,
+      code: "malformed_request",
+      title: "Malformed request",
+      detail: f.detail
+    }))
+    .with({ _tag: "PayloadTooLarge" }, (f) => ({
+      status: 413,
+      code: "payload_too_large",
+      title: "Payload too large",
+      detail: `Request bodies are limited to ${f.limitBytes} bytes.`
+    }))
+    .with({ _tag: "RateLimited" }, (f) => ({
+      status: 429,
+      code: "rate_limited",
+      title: "Rate limited",
+      detail: `Too many requests; retry after ${f.retryAfter} seconds.`,
+      retryAfter: f.retryAfter
+    }))
+    .with({ _tag: "IdempotencyKeyRequired" }, () => ({
+      status: 400,
+      code: "idempotency_key_required",
+      title: "Idempotency key required",
+      detail: "This operation requires an `Idempotency-Key` header."
+    }))
+    .with({ _tag: "IdempotencyKeyConflict" }, () => ({
+      status: 409,
+      code: "idempotency_key_conflict",
+      title: "Idempotency key conflict",
+      detail: "This Idempotency-Key was used with a different request; use a new key."
+    }))
+    .with({ _tag: "IdempotencyKeyInFlight" }, (f) => ({
+      status: 409,
+      code: "idempotency_key_in_flight",
+      title: "Idempotency key in flight",
+      detail: "The first request with this Idempotency-Key is still running; retry later with the same key.",
+      retryAfter: f.retryAfter
+    }))
+    .with({ _tag: "InternalError" }, () => ({
+      status: 500,
+      code: "internal_error",
+      title: "Internal server error",
+      detail: "The server failed to complete the request; retry with backoff."
+    }))
+    .exhaustive()

@@ -1,0 +1,58 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { ValidationFailed } from "../../domain/errors.js"
+import type { Grant } from "../../domain/scopes.js"
+import { Credentials } from "../../services/credentials.js"
+import { Identity } from "../../services/identity.js"
+import { SigncraftApi } from "../api/index.js"
+import { orRespond } from "../respond.js"
+
+
+/** The operator API: companies, stores, persons, members and API keys. */
+export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (handlers) =>
+  Effect.gen(function*() {
+    const identity = yield* Identity
+    const credentials = yield* Credentials
+    return handlers
+      .handle("createCompany", ({ payload }) => identity.createCompany(payload))
+      .handle("createStore", ({ payload }) =>
+        identity.createStore({
+          company_id: payload.company_id,
+          name: payload.name,
+          platform: payload.platform ?? "custom",
+          currency: payload.currency ?? "USD"
+        }).pipe(orRespond))
+      .handle("createPerson", ({ payload }) =>
+        identity.createPerson({
+          company_id: payload.company_id,
+          email: payload.email,
+          password: payload.password,
+          name: payload.name ?? null
+        }).pipe(orRespond))
+      .handle("removeMember", ({ params }) => identity.removeMember(params.company_id, params.person_id).pipe(orRespond))
+      .handle("createApiKey", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const wildcard = payload.legacy_wildcard === true
+          if (wildcard === (payload.scopes !== undefined)) {
+            return yield* new ValidationFailed({
+              errors: [{
+                pointer: wildcard ? "/scopes" : "",
+                code: wildcard ? "conflicting_fields" : "required",
+                detail: "Send either `scopes` or `legacy_wildcard: true`, not both and not neither."
+              }]
+            })
+          }
+          yield* identity.findStore(params.store_id)
+          const grant: Grant = wildcard ? { _tag: "LegacyWildcard" } : { _tag: "Scoped", scopes: payload.scopes ?? [] }
+          const issued = yield* credentials.issue(params.store_id, payload.mode, grant)
+          return {
+            id: issued.id,
+            store_id: issued.store_id,
+            key: issued.key,
+            mode: issued.mode,
+            scopes: grant._tag === "Scoped" ? [...new Set(grant.scopes)] : [],
+            legacy_wildcard: wildcard
+          }
+        }).pipe(orRespond))
+      .handle("revokeApiKey", ({ params }) => credentials.revoke(params.key_id).pipe(orRespond))
+  }))

@@ -1,0 +1,64 @@
+import { Effect } from "effect"
+import { HttpServerResponse } from "effect/http"
+import type { ApiFailure } from "../domain/errors.js"
+import { Settings } from "../services/settings.js"
+import { describeFailure, type FailureDescription } from "./failure-table.js"
+import { CurrentRequest, type RequestInfo } from "./request-info.js"
+
+/** The URL of the documentation page of a problem code (`type` of a problem document). */
+export const problemTypeUrl = (baseUrl: string, code: string): string => `${baseUrl}/docs/problems#${code}`
+
+/** The v3 problem document for a failure. */
+export const problemBody = (d: FailureDescription, info: RequestInfo, baseUrl: string) => ({
+  type: problemTypeUrl(baseUrl, d.code),
+  title: d.title,
+  status: d.status,
+  code: d.code,
+  detail: d.detail,
+  request_id: info.requestId,
+  ...(d.errors === undefined ? {} : { errors: d.errors }),
+  ...(d.retryAfter === undefined ? {} : { retry_after: d.retryAfter }),
+  ...(d.requiredScopes === undefined ? {} : { required_scopes: d.requiredScopes }),
+  ...(d.grantedScopes === undefined ? {} : { granted_scopes: d.grantedScopes })
+})
+
+// The previous generation keyed faults by dotted field name (`products.0.external_id`).
+const legacyField = (pointer: string | undefined, parameter: string | undefined): string =>
+  parameter ?? (pointer ?? "").split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~")).join(".")
+
+/** The previous generation's `{message, errors}` body for a failure. */
+export const legacyBody = (d: FailureDescription) => {
+  const errors: Record<string, Array<string>> = {}
+  for (const e of d.errors ?? []) {
+    const field = legacyField(e.pointer, e.parameter) || "request"
+    const list = errors[field] ?? []
+    list.push(e.detail)
+    errors[field] = list
+  }
+  return { message: d.detail, errors }
+}
+
+/** Renders a failure in the wire format of the request's generation. */
+export const renderFailure = (d: FailureDescription, info: RequestInfo, baseUrl: string) => {
+  const headers: Record<string, string> = {}
+  if (d.retryAfter !== undefined) headers["retry-after"] = String(d.retryAfter)
+  return info.generation === "legacy"
+    ? HttpServerResponse.jsonUnsafe(legacyBody(d), { status: d.status, headers })
+    : HttpServerResponse.jsonUnsafe(problemBody(d, info, baseUrl), {
+      status: d.status,
+      headers,
+      contentType: "application/problem+json"
+    })
+}
+
+/** Answers a request with a domain failure: the one place failures become HTTP. */
+export const respondWithFailure = (failure: ApiFailure) =>
+  Effect.gen(function*() {
+    const settings = yield* Settings
+    const info = yield* CurrentRequest
+    return renderFailure(describeFailure(failure), info, settings.baseUrl)
+  })
+
+/** Runs a handler body, answering any domain failure through {@link respondWithFailure}. */
+export const orRespond = <A, R>(effect: Effect.Effect<A, ApiFailure, R>) =>
+  Effect.catch(effect, respondWithFailure)

@@ -1,0 +1,95 @@
+import { ByteSize, Cause, Effect, Option, type Types } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { MaxBodySize } from "effect/http/HttpIncomingMessage"
+import { PayloadTooLarge } from "../domain/errors.js"
+import { Settings } from "../services/settings.js"
+import { deprecationHeaders } from "./deprecation.js"
+import { describeFailure, type FailureDescription } from "./failure-table.js"
+import { classifyRequestError } from "./middleware/request-failures.js"
+import { CurrentRequest, generationOf, newRequestId, type RequestInfo } from "./request-info.js"
+import { renderFailure } from "./respond.js"
+
+/** Where request log lines go; the server writes them to stdout as JSON. */
+export type RequestLogger = (line: Readonly<Record<string, string | number>>) => void
+
+const statusTitles: Readonly<Record<number, FailureDescription["code"]>> = {
+  400: "malformed_request",
+  404: "not_found",
+  413: "payload_too_large"
+}
+
+// Framework-built error responses (unknown route, unsupported media type, …) come
+// without our body; give them the same format as every other error.
+const normaliseFrameworkError = (
+  response: HttpServerResponse.HttpServerResponse,
+  info: RequestInfo,
+  baseUrl: string
+): HttpServerResponse.HttpServerResponse => {
+  if (response.status < 400) return response
+  const contentType = response.headers["content-type"] ?? ""
+  if (contentType.includes("json")) return response
+  const code = statusTitles[response.status] ?? (response.status >= 500 ? "internal_error" : "malformed_request")
+  const description: FailureDescription = {
+    status: response.status,
+    code,
+    title: response.status === 415 ? "Unsupported media type" : "Request failed",
+    detail: response.status === 415 ? "Send the request body as application/json." : "The request cannot be served."
+  }
+  return renderFailure(description, info, baseUrl)
+}
+
+/**
+ * The outermost layer of every request: gives it a request id, enforces the body limit,
+ * answers anything unanswered in the right error format, adds the request id and the
+ * deprecation headers, and writes one log line (no headers, no query: no secrets).
+ */
+export const layerRouterMiddleware = (log: RequestLogger) =>
+  HttpRouter.middleware(
+    Effect.gen(function*() {
+      const settings = yield* Settings
+      const maxBody = ByteSize.bytes(settings.maxBodyBytes)
+      return (httpEffect): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
+        Effect.gen(function*() {
+          const startedAt = performance.now()
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const queryAt = request.url.indexOf("?")
+          const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt)
+          const info: RequestInfo = {
+            requestId: newRequestId(),
+            generation: generationOf(pathname),
+            selfUrl: settings.baseUrl + request.url,
+            clientIp: Option.getOrElse(request.remoteAddress, () => "unknown")
+          }
+          const declaredLength = Number(request.headers["content-length"] ?? "0")
+          const response = declaredLength > settings.maxBodyBytes
+            ? renderFailure(describeFailure(new PayloadTooLarge({ limitBytes: settings.maxBodyBytes })), info, settings.baseUrl)
+            : yield* httpEffect.pipe(
+              Effect.provideService(CurrentRequest, info),
+              Effect.provideService(MaxBodySize, maxBody),
+              Effect.catchCause((cause) => {
+                const error = Option.getOrUndefined(Cause.findErrorOption(cause)) ??
+                  cause.reasons.find(Cause.isDieReason)?.defect
+                const failure = classifyRequestError(error, settings.maxBodyBytes)
+                if (failure._tag === "InternalError") {
+                  log({ level: "error", request_id: info.requestId, message: Cause.pretty(cause) })
+                }
+                return Effect.succeed(renderFailure(describeFailure(failure), info, settings.baseUrl))
+              })
+            )
+          const headers: Record<string, string> = { "x-request-id": info.requestId }
+          if (info.generation === "legacy") Object.assign(headers, deprecationHeaders(settings.baseUrl))
+          const final = HttpServerResponse.setHeaders(normaliseFrameworkError(response, info, settings.baseUrl), headers)
+          const route = yield* Effect.serviceOption(HttpRouter.RouteContext)
+          log({
+            level: "info",
+            request_id: info.requestId,
+            method: request.method,
+            route: Option.match(route, { onNone: () => pathname, onSome: (r) => r.route.path }),
+            status: final.status,
+            duration_ms: Math.round((performance.now() - startedAt) * 100) / 100
+          })
+          return final
+        })
+    }),
+    { global: true }
+  )

@@ -1,0 +1,113 @@
+import { Clock, Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { displayPrefix, generateApiKey, hashApiKey, type KeyMode, parseApiKey } from "../domain/api-key.js"
+import { InvalidCredential, NotFound } from "../domain/errors.js"
+import { type Grant, isScope, type Scope } from "../domain/scopes.js"
+import { singleRow } from "../storage/rows.js"
+
+/** A verified API key: who is calling and what it may do. */
+export interface ApiKeyPrincipal {
+  readonly keyId: number
+  readonly storeId: number
+  readonly mode: KeyMode
+  readonly grant: Grant
+}
+
+/** A key as the operator API shows it; `key` (the secret) only at creation. */
+export interface IssuedApiKey {
+  readonly id: number
+  readonly store_id: number
+  readonly key: string
+  readonly mode: KeyMode
+  readonly grant: Grant
+}
+
+interface KeyRow {
+  readonly id: number
+  readonly store_id: number
+  readonly mode: KeyMode
+  readonly scopes: ReadonlyArray<string>
+  readonly legacy_wildcard: boolean
+  readonly expires_at: Date | null
+  readonly revoked_at: Date | null
+}
+
+// A verified key is trusted for this long without asking the database again. Revocation
+// through this process takes effect at once; through another process within this bound.
+const CACHE_TTL_MS = 1000
+const CACHE_LIMIT = 10_000
+
+const toGrant = (row: KeyRow): Grant =>
+  row.legacy_wildcard ? { _tag: "LegacyWildcard" } : { _tag: "Scoped", scopes: row.scopes.filter(isScope) }
+
+/** API keys: issuing, verifying (with a short cache on the hot path) and revoking. */
+export class Credentials extends Context.Service<Credentials, {
+  readonly issue: (storeId: number, mode: KeyMode, grant: Grant) => Effect.Effect<IssuedApiKey>
+  readonly verify: (presented: string) => Effect.Effect<ApiKeyPrincipal, InvalidCredential>
+  readonly revoke: (keyId: number) => Effect.Effect<void, NotFound>
+}>()("signcraft/Credentials") {
+  static readonly layer = Layer.effect(
+    Credentials,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const cache = new Map<string, { readonly principal: ApiKeyPrincipal; readonly until: number }>()
+
+      const invalid = (reason: InvalidCredential["reason"]) => new InvalidCredential({ kind: "api_key", reason })
+
+      const lookup = (hash: string, now: number) =>
+        Effect.gen(function*() {
+          const rows = yield* sql<KeyRow>`
+            SELECT id, store_id, mode, scopes, legacy_wildcard, expires_at, revoked_at
+            FROM api_keys WHERE key_hash = ${hash}`.pipe(Effect.orDie)
+          const row = rows[0]
+          if (row === undefined) return yield* invalid("unknown")
+          if (row.revoked_at !== null) return yield* invalid("revoked")
+          if (row.expires_at !== null && row.expires_at.getTime() <= now) return yield* invalid("expired")
+          const principal: ApiKeyPrincipal = { keyId: row.id, storeId: row.store_id, mode: row.mode, grant: toGrant(row) }
+          if (cache.size >= CACHE_LIMIT) cache.clear()
+          cache.set(hash, { principal, until: now + CACHE_TTL_MS })
+          return principal
+        })
+
+      return Credentials.of({
+        issue: (storeId, mode, grant) =>
+          Effect.gen(function*() {
+            const key = generateApiKey(mode)
+            const scopes: ReadonlyArray<Scope> = grant._tag === "Scoped" ? grant.scopes : []
+            const rows = yield* sql<{ id: number }>`
+              INSERT INTO api_keys ${
+              sql.insert({
+                store_id: storeId,
+                mode,
+                scopes: JSON.stringify(scopes),
+                legacy_wildcard: grant._tag === "LegacyWildcard",
+                key_hash: hashApiKey(key),
+                key_prefix: displayPrefix(key)
+              })
+            }
+              RETURNING id`.pipe(Effect.orDie)
+            const { id } = yield* singleRow(rows)
+            return { id, store_id: storeId, key, mode, grant }
+          }),
+        verify: (presented) =>
+          Effect.gen(function*() {
+            if (parseApiKey(presented) === undefined) return yield* invalid("malformed")
+            const hash = hashApiKey(presented)
+            const now = yield* Clock.currentTimeMillis
+            const cached = cache.get(hash)
+            if (cached !== undefined && cached.until > now) return cached.principal
+            return yield* lookup(hash, now)
+          }),
+        revoke: (keyId) =>
+          Effect.gen(function*() {
+            const rows = yield* sql<{ key_hash: string }>`
+              UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
+              WHERE id = ${keyId} RETURNING key_hash`.pipe(Effect.orDie)
+            const row = rows[0]
+            if (row === undefined) return yield* new NotFound({ resource: "API key" })
+            cache.delete(row.key_hash)
+          })
+      })
+    })
+  )
+}

@@ -1,0 +1,113 @@
+import { Clock, Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+
+/** The outcome of asking a quota for one request. */
+export type Admission =
+  | { readonly _tag: "Admitted" }
+  | { readonly _tag: "Limited"; readonly retryAfterSeconds: number }
+
+// Leases are never larger than this, nor than an eighth of what is left of the window,
+// so tokens parked in an idle process stay few as the window fills up.
+const MAX_LEASE = 32
+const LEASE_FRACTION = 8
+
+interface WindowState {
+  readonly windowStart: number
+  tokens: number
+  exhausted: boolean
+  lease: number
+}
+
+/**
+ * Fixed-window quotas shared by every process on one database.
+ *
+ * Each window's count lives in `rate_limit_windows`. A process takes tokens from it in
+ * leases, all or nothing, with a conditional UPDATE that can never raise the count above
+ * the limit, so the processes together never admit more than the limit. A process
+ * answers "limited" only after its own leased tokens are spent and the database has none
+ * left, so callers that keep asking every process are admitted exactly `limit` times.
+ */
+export class RateLimiter extends Context.Service<RateLimiter, {
+  /** Takes one request from `bucket`'s quota of `limit` per `windowSeconds`. */
+  readonly take: (bucket: string, limit: number, windowSeconds: number) => Effect.Effect<Admission>
+  /** Admits at most one request per `intervalSeconds`, measured from the last admitted one. */
+  readonly cooldown: (bucket: string, intervalSeconds: number) => Effect.Effect<Admission>
+  /** Drops the counters of windows that ended before `olderThanMs`. */
+  readonly prune: (olderThanMs: number) => Effect.Effect<void>
+}>()("signcraft/RateLimiter") {
+  static readonly layer = Layer.effect(
+    RateLimiter,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const windows = new Map<string, WindowState>()
+
+      const lease = (bucket: string, windowStart: number, amount: number, limit: number) =>
+        sql<{ used: number }>`
+          INSERT INTO rate_limit_windows (bucket, window_start, used) VALUES (${bucket}, ${windowStart}, ${amount})
+          ON CONFLICT (bucket, window_start) DO UPDATE SET used = rate_limit_windows.used + ${amount}
+          WHERE rate_limit_windows.used + ${amount} <= ${limit}
+          RETURNING used`.pipe(Effect.orDie, Effect.map((rows) => rows[0]?.used))
+
+      const nextLease = (limit: number, used: number) =>
+        Math.max(1, Math.min(MAX_LEASE, Math.floor((limit - used) / LEASE_FRACTION)))
+
+      const stateFor = (bucket: string, windowStart: number, limit: number): WindowState => {
+        const current = windows.get(bucket)
+        if (current !== undefined && current.windowStart === windowStart) return current
+        const fresh: WindowState = { windowStart, tokens: 0, exhausted: false, lease: nextLease(limit, 0) }
+        windows.set(bucket, fresh)
+        return fresh
+      }
+
+      const take = (bucket: string, limit: number, windowSeconds: number) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const windowMs = windowSeconds * 1000
+          const windowStart = Math.floor(now / windowMs) * windowMs
+          const retryAfterSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000))
+          const state = stateFor(bucket, windowStart, limit)
+          if (state.tokens > 0) {
+            state.tokens -= 1
+            return { _tag: "Admitted" } as const
+          }
+          if (state.exhausted || limit < 1) return { _tag: "Limited", retryAfterSeconds } as const
+          // All-or-nothing leases: try the planned size, then a single token.
+          for (const amount of state.lease > 1 ? [Math.min(state.lease, limit), 1] : [1]) {
+            const used = yield* lease(bucket, windowStart, amount, limit)
+            if (used !== undefined) {
+              state.tokens += amount - 1
+              state.lease = nextLease(limit, used)
+              return { _tag: "Admitted" } as const
+            }
+          }
+          state.exhausted = true
+          return { _tag: "Limited", retryAfterSeconds } as const
+        })
+
+      const cooldown = (bucket: string, intervalSeconds: number) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const next = now + intervalSeconds * 1000
+          const admitted = yield* sql`
+            INSERT INTO rate_limit_cooldowns (bucket, next_allowed_at) VALUES (${bucket}, ${next})
+            ON CONFLICT (bucket) DO UPDATE SET next_allowed_at = EXCLUDED.next_allowed_at
+            WHERE rate_limit_cooldowns.next_allowed_at <= ${now}
+            RETURNING bucket`.pipe(Effect.orDie)
+          if (admitted.length > 0) return { _tag: "Admitted" } as const
+          const rows = yield* sql<{ next_allowed_at: string | number }>`
+            SELECT next_allowed_at FROM rate_limit_cooldowns WHERE bucket = ${bucket}`.pipe(Effect.orDie)
+          const nextAllowed = Number(rows[0]?.next_allowed_at ?? next)
+          return { _tag: "Limited", retryAfterSeconds: Math.max(1, Math.ceil((nextAllowed - now) / 1000)) } as const
+        })
+
+      const prune = (olderThanMs: number) =>
+        Effect.gen(function*() {
+          yield* sql`DELETE FROM rate_limit_windows WHERE window_start < ${olderThanMs}`
+          yield* sql`DELETE FROM rate_limit_cooldowns WHERE next_allowed_at < ${olderThanMs}`
+          for (const [bucket, state] of windows) if (state.windowStart < olderThanMs) windows.delete(bucket)
+        }).pipe(Effect.orDie)
+
+      return RateLimiter.of({ take, cooldown, prune })
+    })
+  )
+}

@@ -1,0 +1,37 @@
+import { Context, type Redacted } from "effect"
+
+/** The deployment environment; production tightens URL rules and disables diagnostics. */
+export type Environment = "development" | "test" | "production"
+
+/** Everything the service needs to know about its deployment (operating contract §1). */
+export interface ServiceSettings {
+  /** Public origin of the API and the authorization server, without a trailing slash. */
+  readonly baseUrl: string
+  readonly environment: Environment
+  /** Bearer token of the operator API; the operator API answers 404 when absent. */
+  readonly operatorToken: Redacted.Redacted<string> | undefined
+  readonly rateLimitPerKeyPerMinute: number
+  readonly rateLimitPerIpPerMinute: number
+  readonly registrationLimitPerHour: number
+  readonly registrationLimitPerDay: number
+  readonly webhookRetryBaseMs: number
+  /** Largest request body accepted, in bytes. */
+  readonly maxBodyBytes: number
+}
+
+/** The deployment's settings. */
+export class Settings extends Context.Service<Settings, ServiceSettings>()("signcraft/Settings") {}
+
+/** Defaults of the operating contract, for embedders and tests. */
+export const defaultSettings = (overrides: Partial<ServiceSettings> = {}): ServiceSettings => ({
+  baseUrl: "http://localhost:8080",
+  environment: "development",
+  operatorToken: undefined,
+  rateLimitPerKeyPerMinute: 600,
+  rateLimitPerIpPerMinute: 1200,
+  registrationLimitPerHour: 20,
+  registrationLimitPerDay: 100,
+  webhookRetryBaseMs: 30_000,
+  maxBodyBytes: 1024 * 1024,
+  ...overrides
+})
