@@ -1,0 +1,54 @@
+import { Redacted } from "effect"
+import { makeWebHandler } from "../../packages/core/src/app.js"
+import { defaultSettings, type ServiceSettings } from "../../packages/core/src/services/settings.js"
+import { layerDatabase, type DatabaseConfig } from "../../packages/core/src/storage/database.js"
+
+/** The operator token of every test app. */
+export const OPERATOR_TOKEN = "op_test_token"
+
+/** A response read once: status, headers and the parsed JSON body (or undefined). */
+export interface TestResponse {
+  readonly status: number
+  readonly headers: Headers
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
+  readonly body: any
+}
+
+/** The real web handler over a database, with helpers to call it. */
+export const startApp = (database: DatabaseConfig, overrides: Partial<ServiceSettings> = {}) => {
+  const settings = defaultSettings({ environment: "test", operatorToken: Redacted.make(OPERATOR_TOKEN), ...overrides })
+  const app = makeWebHandler({ settings }, layerDatabase(database))
+  const call = async (
+    method: string,
+    path: string,
+    options: { readonly body?: unknown; readonly headers?: Record<string, string>; readonly key?: string } = {}
+  ): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.body !== undefined) headers["content-type"] ??= "application/json"
+    if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`
+    const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body)
+    const response = await app.handler(new Request(`http://127.0.0.1${path}`, { method, headers, body }))
+    const text = await response.text()
+    return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) }
+  }
+  const operator = (method: string, path: string, body?: unknown) =>
+    call(method, `/operator/v1${path}`, { body, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })
+
+  /** Creates a company, a store and a key with the given scopes (or the legacy wildcard). */
+  const seedStore = async (
+    grant: { readonly scopes: ReadonlyArray<string> } | "wildcard" = { scopes: ["store:read"] },
+    mode: "live" | "test" = "test",
+    platform = "custom"
+  ) => {
+    const company = await operator("POST", "/companies", { name: "Acme" })
+    const store = await operator("POST", "/stores", { company_id: company.body.id, name: "Shop", platform })
+    const key = await operator(
+      "POST",
+      `/stores/${store.body.id}/api-keys`,
+      grant === "wildcard" ? { mode, legacy_wildcard: true } : { mode, scopes: grant.scopes }
+    )
+    return { companyId: company.body.id as number, storeId: store.body.id as number, key: key.body.key as string, keyId: key.body.id as number }
+  }
+  const handlerText = async (path: string) => (await app.handler(new Request(`http://127.0.0.1${path}`))).text()
+  return { call, operator, seedStore, handlerText, dispose: app.dispose }
+}
