@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { databaseVariants, postgresVariant, type TestDatabase } from "../support/databases.js"
+import { startApp } from "../support/app.js"
+
+const DIAGNOSTIC = { "x-signcraft-rate-limit-test": "true" }
+
+// Quota windows are minute-aligned; a test that counts within one waits out a boundary.
+const outsideWindowEdge = async () => {
+  const secondsLeft = 60 - (Math.floor(Date.now() / 1000) % 60)
+  if (secondsLeft < 10) await new Promise((resolve) => setTimeout(resolve, secondsLeft * 1000 + 100))
+}
+
+describe.each(databaseVariants())("quotas ($name database)", (variant) => {
+  let db: TestDatabase
+  beforeAll(async () => {
+    db = await variant.create()
+  })
+  afterAll(async () => {
+    await db.cleanup()
+  })
+
+  it("limits each key to its quota with a 429 rate_limited, Retry-After and retry_after", async () => {
+    const app = startApp(db.config, { rateLimitPerKeyPerMinute: 3, rateLimitPerIpPerMinute: 10_000 })
+    try {
+      const seed = await app.seedStore()
+      const other = await app.seedStore()
+      await outsideWindowEdge()
+      for (let i = 0; i < 3; i++) expect((await app.call("GET", "/api/v3/stores/me", { key: seed.key })).status).toBe(200)
+      const limited = await app.call("GET", "/api/v3/stores/me", { key: seed.key })
+      expect(limited.status).toBe(429)
+      expect(limited.body.code).toBe("rate_limited")
+      const retryAfter = Number(limited.headers.get("retry-after"))
+      expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true)
+      expect(limited.body.retry_after).toBe(retryAfter)
+      // Another key has its own quota.
+      expect((await app.call("GET", "/api/v3/stores/me", { key: other.key })).status).toBe(200)
+    } finally {
+      await app.dispose()
+    }
+  }, 30_000)
+
+  it("gives the diagnostic header its own one-per-five-seconds bucket for test keys", async () => {
+    const app = startApp(db.config, { rateLimitPerKeyPerMinute: 2, rateLimitPerIpPerMinute: 10_000 })
+    try {
+      const seed = await app.seedStore({ scopes: ["store:read"] }, "test")
+      const first = await app.call("GET", "/api/v3/stores/me", { key: seed.key, headers: DIAGNOSTIC })
+      expect(first.status).toBe(200)
+      const second = await app.call("GET", "/api/v3/stores/me", { key: seed.key, headers: DIAGNOSTIC })
+      expect(second.status).toBe(429)
+      expect(second.body.code).toBe("rate_limited")
+      const retryAfter = Number(second.headers.get("retry-after"))
+      expect(retryAfter).toBeGreaterThanOrEqual(1)
+      expect(retryAfter).toBeLessThanOrEqual(5)
+      expect(second.body.retry_after).toBe(retryAfter)
+      // The diagnostic calls consumed none of the ordinary quota of 2.
+      expect((await app.call("GET", "/api/v3/stores/me", { key: seed.key })).status).toBe(200)
+      expect((await app.call("GET", "/api/v3/stores/me", { key: seed.key })).status).toBe(200)
+      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000 + 50))
+      const third = await app.call("GET", "/api/v3/stores/me", { key: seed.key, headers: DIAGNOSTIC })
+      expect(third.status).toBe(200)
+    } finally {
+      await app.dispose()
+    }
+  }, 20_000)
+
+  it("ignores the diagnostic header for live keys and in production", async () => {
+    for (const [mode, environment] of [["live", "test"], ["test", "production"]] as const) {
+      const app = startApp(db.config, { rateLimitPerKeyPerMinute: 100, rateLimitPerIpPerMinute: 10_000, environment })
+      try {
+        const seed = await app.seedStore({ scopes: ["store:read"] }, mode)
+        for (let i = 0; i < 3; i++) {
+          expect((await app.call("GET", "/api/v3/stores/me", { key: seed.key, headers: DIAGNOSTIC })).status).toBe(200)
+        }
+      } finally {
+        await app.dispose()
+      }
+    }
+  })
+
+  it("applies the per-IP backstop to every request, authenticated or not", async () => {
+    // A database of its own: the IP counter must not carry the other tests' requests.
+    const own = await variant.create()
+    const app = startApp(own.config, { rateLimitPerKeyPerMinute: 1000, rateLimitPerIpPerMinute: 2 })
+    try {
+      await outsideWindowEdge()
+      const seed = await app.seedStore()
+      const statuses: Array<number> = []
+      for (let i = 0; i < 2; i++) statuses.push((await app.call("GET", "/healthz")).status)
+      statuses.push((await app.call("GET", "/api/v3/stores/me", { key: seed.key })).status)
+      expect(statuses).toEqual([200, 200, 429])
+    } finally {
+      await app.dispose()
+      await own.cleanup()
+    }
+  }, 60_000)
+})
+
+const pgUrl = process.env.DATABASE_URL
+describe.runIf(pgUrl !== undefined && pgUrl !== "")("quotas across processes on one PostgreSQL", () => {
+  it("admits exactly the limit across two server instances", async () => {
+    const db = await postgresVariant(pgUrl ?? "").create()
+    const limit = 25
+    const first = startApp(db.config, { rateLimitPerKeyPerMinute: limit, rateLimitPerIpPerMinute: 100_000 })
+    const second = startApp(db.config, { rateLimitPerKeyPerMinute: limit, rateLimitPerIpPerMinute: 100_000 })
+    try {
+      const seed = await first.seedStore()
+      await outsideWindowEdge()
+      let admitted = 0
+      const open = new Set([first, second])
+      for (let round = 0; round < 200 && open.size > 0; round++) {
+        const results = await Promise.all([...open].map(async (app) => ({ app, res: await app.call("GET", "/api/v3/stores/me", { key: seed.key }) })))
+        for (const { app, res } of results) {
+          if (res.status === 200) admitted += 1
+          else {
+            expect(res.status).toBe(429)
+            open.delete(app)
+          }
+        }
+      }
+      expect(admitted).toBe(limit)
+    } finally {
+      await first.dispose()
+      await second.dispose()
+      await db.cleanup()
+    }
+  }, 60_000)
+})
