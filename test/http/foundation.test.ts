@@ -120,7 +120,7 @@ describe.each(databaseVariants())("foundation over HTTP ($name database)", (vari
       const res = await app.operator("POST", "/companies", body)
       expect(res.status, `body ${String(body)}`).toBeLessThan(500)
     }
-    const res = await app.call("GET", "/api/v3/stores/me", { headers: { authorization: "Bearer " + "x".repeat(5000) } })
+    const res = await app.call("GET", "/api/v3/stores/me", { headers: { authorization: `Bearer ${"x".repeat(5000)}` } })
     expect(res.status).toBe(401)
   })
 

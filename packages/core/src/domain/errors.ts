@@ -61,10 +61,10 @@ export class RateLimited extends Data.TaggedError("RateLimited")<{
 }> {}
 
 /** A write that requires an `Idempotency-Key` header came without one. */
-export class IdempotencyKeyRequired extends Data.TaggedError("IdempotencyKeyRequired")<{}> {}
+export class IdempotencyKeyRequired extends Data.TaggedError("IdempotencyKeyRequired")<Record<never, never>> {}
 
 /** The `Idempotency-Key` was used before with another request. */
-export class IdempotencyKeyConflict extends Data.TaggedError("IdempotencyKeyConflict")<{}> {}
+export class IdempotencyKeyConflict extends Data.TaggedError("IdempotencyKeyConflict")<Record<never, never>> {}
 
 /** The first request with this `Idempotency-Key` is still running. */
 export class IdempotencyKeyInFlight extends Data.TaggedError("IdempotencyKeyInFlight")<{
