@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { Cause, Effect, Exit } from "effect"
+import { parseCommandLine, USAGE } from "./cli.js"
+import { loadConfig } from "./config.js"
+import { serve } from "./serve.js"
+
+// Shutdown waits at most this long for in-flight requests; then the rest is forced.
+const GRACEFUL_SHUTDOWN_MS = 10_000
+// Beyond this the process is stuck (a hung database close, say): exit anyway.
+const HARD_DEADLINE_MS = GRACEFUL_SHUTDOWN_MS + 10_000
+
+// A start-up failure as one line: `EADDRINUSE`, an unreachable database, …
+const describeStartupFailure = (cause: Cause.Cause<unknown>): string => {
+  const error = Cause.squash(cause)
+  if (!(error instanceof Error)) return String(error)
+  const inner = error.cause instanceof Error ? `: ${error.cause.message}` : ""
+  return `${error.message}${inner}`
+}
+
+// runMain interrupts the server on the first SIGINT/SIGTERM; this adds a notice, a
+// way out on a second signal, and a deadline in case closing hangs.
+const watchSignals = () => {
+  let received = 0
+  const onSignal = (signal: NodeJS.Signals) => {
+    received += 1
+    if (received > 1) process.exit(130)
+    process.stderr.write(`signcraft: ${signal} received, finishing in-flight requests (again to force)\n`)
+    setTimeout(() => {
+      process.stderr.write("signcraft: shutdown did not finish in time, exiting\n")
+      process.exit(1)
+    }, HARD_DEADLINE_MS).unref()
+  }
+  process.on("SIGINT", onSignal)
+  process.on("SIGTERM", onSignal)
+}
+
+const main = () => {
+  const command = parseCommandLine(process.argv.slice(2), process.env)
+  switch (command._tag) {
+    case "Help":
+      process.stdout.write(USAGE)
+      return
+    case "UsageError":
+      process.stderr.write(`signcraft: ${command.message}\n\n${USAGE}`)
+      process.exitCode = 2
+      return
+    case "Serve": {
+      const result = loadConfig(command.env, { labels: command.labels })
+      if (result._tag === "Invalid") {
+        for (const error of result.errors) process.stderr.write(`signcraft: ${error}\n`)
+        process.exitCode = 1
+        return
+      }
+      watchSignals()
+      const program = serve(result.config, { gracefulShutdownTimeout: GRACEFUL_SHUTDOWN_MS }).pipe(
+        Effect.tapCause((cause) =>
+          Cause.hasInterruptsOnly(cause)
+            ? Effect.void
+            : Effect.sync(() => process.stderr.write(`signcraft: could not start: ${describeStartupFailure(cause)}\n`))
+        )
+      )
+      NodeRuntime.runMain(program, {
+        disableErrorReporting: true,
+        // A signal interrupts the server: that is a clean stop, exit code 0.
+        teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) ? 0 : 1)
+      })
+    }
+  }
+}
+
+main()

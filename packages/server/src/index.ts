@@ -1,0 +1,19 @@
+/**
+ * @signcraft/server: the reference server of signcraft, as the `signcraft` command and
+ * as functions for embedding it (`loadConfig` then `serve`).
+ */
+export { bannerLines, describeDatabase } from "./banner.js"
+export {
+  CONFIG_VARIABLES,
+  type ConfigResult,
+  type ConfigVariable,
+  type EnvironmentVariables,
+  loadConfig,
+  type LoadConfigOptions,
+  type McpListener,
+  type ServerConfig
+} from "./config.js"
+export { DEMO_EMAIL, type DemoData, DemoSeed, layerDemoSeed, seedDemoData } from "./demo-data.js"
+export { type LineOutput, makeLineOutput } from "./log-output.js"
+export { layerPruning, pruneOnce } from "./pruning.js"
+export { layerServer, requestLogger, serve, type ServeOptions } from "./serve.js"

@@ -1,0 +1,34 @@
+import { IdempotencyStore, RateLimiter } from "@signcraft/core"
+import { Cause, Clock, Duration, Effect, Layer } from "effect"
+import type { LineOutput } from "./log-output.js"
+
+/** Rate-limit windows older than this are of no further use. */
+const RATE_LIMIT_HORIZON_MS = 60 * 60 * 1000
+
+/** One pass: drops finished rate-limit windows and expired idempotency records. */
+export const pruneOnce = Effect.gen(function*() {
+  const now = yield* Clock.currentTimeMillis
+  yield* (yield* RateLimiter).prune(now - RATE_LIMIT_HORIZON_MS)
+  yield* (yield* IdempotencyStore).prune()
+})
+
+/**
+ * Prunes every `interval` for as long as the server runs. A failed pass is logged and
+ * the next one tried as usual: housekeeping must never take the server down.
+ */
+export const layerPruning = (
+  interval: Duration.Input,
+  output: LineOutput
+): Layer.Layer<never, never, RateLimiter | IdempotencyStore> =>
+  Layer.effectDiscard(
+    pruneOnce.pipe(
+      Effect.catchCause((cause) =>
+        Effect.sync(() =>
+          output.json({ time: new Date().toISOString(), level: "error", message: `pruning failed: ${Cause.pretty(cause)}` })
+        )
+      ),
+      Effect.delay(Duration.fromInputUnsafe(interval)),
+      Effect.forever,
+      Effect.forkScoped
+    )
+  )

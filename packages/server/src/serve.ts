@@ -1,0 +1,69 @@
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { layerApp, layerDatabase, type RequestLogger, Settings } from "@signcraft/core"
+import { type Duration, Effect, Layer } from "effect"
+import * as HttpRouter from "effect/http/HttpRouter"
+import * as HttpServer from "effect/http/HttpServer"
+import { bannerLines } from "./banner.js"
+import type { ServerConfig } from "./config.js"
+import { DemoSeed, layerDemoSeed } from "./demo-data.js"
+import { createDrainingServer } from "./http-listener.js"
+import { type LineOutput, stdoutOutput } from "./log-output.js"
+import { layerPruning } from "./pruning.js"
+
+/** Options of {@link serve} beyond the configuration. */
+export interface ServeOptions {
+  /** Where request logs and the banner go; standard output by default. */
+  readonly output?: LineOutput
+  /** How long in-flight requests may take to finish at shutdown; 10 seconds by default. */
+  readonly gracefulShutdownTimeout?: Duration.Input
+  /** How often expired rate-limit and idempotency records are deleted; 10 minutes by default. */
+  readonly pruneInterval?: Duration.Input
+}
+
+/** The request logger: one JSON line per request, with the time it was written. */
+export const requestLogger = (output: LineOutput): RequestLogger => (line) =>
+  output.json({ time: new Date().toISOString(), ...line })
+
+const layerBanner = (config: ServerConfig, output: LineOutput) =>
+  Layer.effectDiscard(Effect.gen(function*() {
+    const server = yield* HttpServer.HttpServer
+    const demo = yield* DemoSeed
+    output.text(...bannerLines(HttpServer.formatAddress(server.address), config, demo))
+    output.flush()
+  }))
+
+/**
+ * The whole server as a layer. Build order is the point: the database is migrated
+ * first, then demo data is seeded, then the listener opens and the routes attach, and
+ * last the banner is printed and housekeeping starts. Closing the layer runs it
+ * backwards: the listener stops accepting and waits for in-flight requests, then the
+ * database closes.
+ */
+export const layerServer = (config: ServerConfig, options: ServeOptions = {}) => {
+  const output = options.output ?? stdoutOutput()
+  // One layer value, used twice below: layers are memoised by identity, so the app
+  // reuses the database that was built (and migrated) before the listener opened.
+  const database = layerDatabase(config.database)
+  const app = layerApp({ settings: config.settings, log: requestLogger(output) }, database)
+  // Some handlers read the settings per request, from the serving context rather than
+  // from the app's build: give them the same value.
+  const routes = HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provide(Layer.succeed(Settings, config.settings))
+  )
+  const listener = NodeHttpServer.layer(createDrainingServer, {
+    port: config.port,
+    host: config.host,
+    gracefulShutdownTimeout: options.gracefulShutdownTimeout ?? "10 seconds"
+  })
+  return Layer.mergeAll(layerBanner(config, output), layerPruning(options.pruneInterval ?? "10 minutes", output)).pipe(
+    Layer.provide(routes),
+    Layer.provide(listener),
+    // Storage outermost: with the listener built beside it, the first requests could
+    // arrive before migrations finished and stall (notes/stack.md, pitfall 5).
+    Layer.provide(layerDemoSeed(config.settings.environment)),
+    Layer.provide(database)
+  )
+}
+
+/** Runs the server until interrupted; interrupting it shuts down gracefully. */
+export const serve = (config: ServerConfig, options: ServeOptions = {}) => Layer.launch(layerServer(config, options))
