@@ -1,0 +1,30 @@
+// The subset of autocannon 9's API the benchmarks use (the package ships no types).
+declare module "autocannon" {
+  interface Options {
+    readonly url: string
+    readonly connections?: number
+    readonly duration?: number
+    readonly pipelining?: number
+    readonly headers?: Readonly<Record<string, string>>
+  }
+
+  interface Percentiles {
+    readonly average: number
+    readonly total: number
+    readonly p50: number
+    readonly p99: number
+  }
+
+  interface Result {
+    readonly duration: number
+    readonly errors: number
+    readonly timeouts: number
+    readonly non2xx: number
+    readonly "2xx": number
+    readonly latency: Percentiles
+    readonly requests: Percentiles
+  }
+
+  function autocannon(options: Options): Promise<Result>
+  export default autocannon
+}

@@ -1,0 +1,111 @@
+/**
+ * Child-process plumbing for the HTTP benchmarks: pinned spawning, readiness polling,
+ * CPU and memory readings from /proc, and stopping.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { availableParallelism } from "node:os"
+import { fileURLToPath } from "node:url"
+
+/** The repository root. */
+export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url))
+
+// Kernel clock ticks per second, the unit of utime/stime in /proc/<pid>/stat.
+const CLOCK_TICKS = 100
+
+/** Whether servers and the load generator can each get a CPU of their own. */
+export const canPin = (): boolean =>
+  availableParallelism() >= 2 && spawnSync("taskset", ["--version"], { stdio: "ignore" }).status === 0
+
+/** Moves this process (the load generator) to CPU 1. */
+export const pinSelfToCpu1 = (): void => {
+  spawnSync("taskset", ["-cp", "1", String(process.pid)], { stdio: "ignore" })
+}
+
+/** A server under test, running in its own process. */
+export interface ServerChild {
+  readonly child: ChildProcess
+  readonly stderr: () => string
+}
+
+/** Starts `node <args>` with `env`, on CPU 0 when pinning; its stdout goes to /dev/null. */
+export const spawnServer = (args: ReadonlyArray<string>, env: Record<string, string>, pin: boolean): ServerChild => {
+  const command = pin ? "taskset" : process.execPath
+  const commandArgs = pin ? ["-c", "0", process.execPath, ...args] : [...args]
+  // taskset execs node, so the child's pid is node's pid, which /proc readings rely on.
+  const child = spawn(command, commandArgs, {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "pipe"]
+  })
+  let errors = ""
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    errors = (errors + chunk).slice(-4000)
+  })
+  return { child, stderr: () => errors }
+}
+
+/** A port that was free a moment ago. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      probe.close(() => resolve(port))
+    })
+  })
+
+/** Polls `url` until it answers `status`; fails when the process dies or after `timeoutMs`. */
+export const waitUntilAnswering = async (
+  server: ServerChild,
+  url: string,
+  status: number,
+  timeoutMs = 90_000
+): Promise<void> => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null) throw new Error(`server exited with ${server.child.exitCode}: ${server.stderr()}`)
+    try {
+      const response = await fetch(url)
+      await response.arrayBuffer()
+      if (response.status === status) return
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`${url} did not answer ${status} within ${timeoutMs} ms: ${server.stderr()}`)
+}
+
+/** CPU time (user + system) a process has used so far, in microseconds; 0 where /proc is missing. */
+export const cpuMicros = (pid: number | undefined): number => {
+  const path = `/proc/${pid}/stat`
+  if (pid === undefined || !existsSync(path)) return 0
+  const stat = readFileSync(path, "utf8")
+  // Fields after the command name, which is in parentheses and may contain spaces.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  const ticks = Number(fields[11] ?? 0) + Number(fields[12] ?? 0)
+  return (ticks * 1_000_000) / CLOCK_TICKS
+}
+
+/** Peak resident memory of a process in MB (VmHWM); 0 where /proc is missing. */
+export const peakRssMb = (pid: number | undefined): number => {
+  const path = `/proc/${pid}/status`
+  if (pid === undefined || !existsSync(path)) return 0
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(path, "utf8"))
+  return match?.[1] === undefined ? 0 : Math.round(Number(match[1]) / 1024)
+}
+
+/** Sends SIGTERM and waits for the exit; SIGKILL after `graceMs`. */
+export const stopServer = async (server: ServerChild, graceMs = 15_000): Promise<void> => {
+  const { child } = server
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  child.kill("SIGTERM")
+  const timer = setTimeout(() => child.kill("SIGKILL"), graceMs)
+  await exited
+  clearTimeout(timer)
+}
