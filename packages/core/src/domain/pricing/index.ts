@@ -1,0 +1,65 @@
+/** Pricing documents (v3 and v2): schemas, validation, translation, plus the customiser translators. */
+
+export {
+  type FieldErrorAnnotation,
+  type FieldErrorAnnotations,
+  fieldErrorAnnotationKey,
+  fieldErrorAnnotations,
+  isAtLeast,
+  isAtMost,
+  isFiniteNumber,
+  isMinLengthString,
+  isOneOf,
+  isWholeNumber,
+  predicateOf,
+  readFieldErrorAnnotation
+} from "./checks.js"
+export { type CompiledDecoder, type Decoded, compileDecoder } from "./compile.js"
+export { checkModelConsistency } from "./consistency.js"
+export { CustomiserV2, CustomiserV3, customiserV2ToV3, customiserV3ToV2 } from "./customiser.js"
+export {
+  BasePriceAmount,
+  FiniteNumber,
+  Integer,
+  LineLimit,
+  NonEmptyString,
+  NonNegativeInteger,
+  NonNegativeNumber,
+  PerLineAmounts,
+  enumString
+} from "./fields.js"
+export { issueToFieldErrors } from "./issues.js"
+export { type LegacySpellings, sizingStrategyKey } from "./legacy-spellings.js"
+export { LINE_KEYS, MAX_LINES, checkLineKeys } from "./line-keys.js"
+export {
+  canonicalPricingModel,
+  isWritablePricingModel,
+  pricingModelDisplayName,
+  pricingModelWriteFault
+} from "./model.js"
+export { BasePricing, BasePricingRow, PriceListRow, Shipping } from "./schema-shared.js"
+export {
+  PriceListV2,
+  PricingDocumentV2,
+  PricingPutBodyV2,
+  PricingWriteDocumentV2,
+  SheetBandV2,
+  SheetPricingV2,
+  SizeV2
+} from "./schema-v2.js"
+export { PRICING_OBJECT, PriceListV3, PricingDocumentV3, SheetBandV3, SheetPricingV3, SizeV3 } from "./schema-v3.js"
+export { formatTimestampV2, formatTimestampV3 } from "./timestamp.js"
+export {
+  type PricingHeaderContext,
+  type PricingHeaderV3,
+  type PricingV2ToV3Result,
+  type PricingV3ToV2Context,
+  pricingHeaderV3,
+  pricingV2ToV3,
+  pricingV3ToV2,
+  withPricingHeaderV3
+} from "./translate-pricing.js"
+export { type PricingValidationV2, validatePricingV2 } from "./validate-v2.js"
+export { type PricingValidationV3, validatePricingV3 } from "./validate-v3.js"
+export type { PricingValidation, PricingValidationCode, StoredPricingContext } from "./validation.js"
+export { VALUE_UNITS_V2, ValueUnitsV2 } from "./value-units.js"

@@ -1,0 +1,369 @@
+import { Result, Schema } from "effect"
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import type { FieldError } from "../../src/domain/field-error.js"
+import { LetterPricingMethod, PricingModel, ShippingCalculation, SizingStrategy } from "../../src/domain/enums.js"
+import {
+  type Decoded,
+  LINE_KEYS,
+  type PricingDocumentV2,
+  PricingDocumentV3 as PricingDocumentV3Schema,
+  PricingPutBodyV2,
+  type PricingDocumentV3,
+  type SizeV2,
+  compileDecoder,
+  issueToFieldErrors,
+  pricingHeaderV3,
+  pricingV2ToV3,
+  pricingV3ToV2,
+  validatePricingV2,
+  validatePricingV3
+} from "../../src/domain/pricing/index.js"
+
+type WritableModel = "simple_letter" | "advanced_letter" | "frame_fit"
+
+const plain = { noNullPrototype: true } as const
+const nullable = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: null })
+const finite = fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 })
+const nonNegative = fc.double({ noNaN: true, noDefaultInfinity: true, min: 0, max: 1e9 })
+const integer = fc.integer({ min: -1_000_000, max: 1_000_000 })
+const nonNegativeInteger = fc.nat({ max: 1_000_000 })
+const perLine = fc.dictionary(fc.constantFrom(...LINE_KEYS), nonNegative, { maxKeys: 4, noNullPrototype: true })
+
+const size = fc.record(
+  {
+    size_id: nullable(integer),
+    client_key: nullable(fc.string({ minLength: 1 })),
+    name: fc.string(),
+    description: nullable(fc.string()),
+    sort_order: nullable(integer),
+    char_limit: nullable(nonNegativeInteger),
+    line_limit: nullable(fc.integer({ min: 1, max: 10 })),
+    min_char: nullable(nonNegativeInteger),
+    width_cm: nullable(nonNegative),
+    height_cm: nullable(nonNegative),
+    line_height_cm: nullable(nonNegative),
+    length_cm: nullable(nonNegative),
+    sizing_strategy: fc.constantFrom(...SizingStrategy.values),
+    height_measurement_mode: fc.constantFrom("line_height", "letter_height"),
+    width_multiplier: nullable(finite)
+  },
+  { requiredKeys: ["name"], ...plain }
+)
+
+// Model-specific members follow the consistency rules: what a model refuses is generated as null.
+const basePriceFor = (model: WritableModel) =>
+  model === "simple_letter" ? nullable(fc.oneof(nonNegative, perLine)) : nullable(nonNegative)
+const letterFor = <T>(model: WritableModel, arbitrary: fc.Arbitrary<T>) =>
+  model === "frame_fit" ? fc.constant(null) : nullable(arbitrary)
+const areaFor = (model: WritableModel) => (model === "frame_fit" ? nullable(nonNegative) : fc.constant(null))
+
+const basePricingRow = (model: WritableModel) =>
+  fc.record(
+    {
+      size_id: nullable(integer),
+      size_key: nullable(fc.string()),
+      base_price: basePriceFor(model),
+      width_limit_cm: nullable(nonNegative),
+      height_limit_cm: nullable(nonNegative),
+      length_limit_cm: nullable(nonNegative)
+    },
+    { requiredKeys: [], ...plain }
+  )
+
+const priceListRow = (model: WritableModel) =>
+  fc.record(
+    {
+      size_id: nullable(integer),
+      size_key: nullable(fc.string()),
+      base_price: basePriceFor(model),
+      letter_price: letterFor(model, perLine),
+      price_per_cm: nullable(nonNegative),
+      price_per_letter: letterFor(model, nonNegative),
+      max_price_multiplier: nullable(nonNegative),
+      width_limit_cm: nullable(nonNegative),
+      height_limit_cm: nullable(nonNegative),
+      length_limit_cm: nullable(nonNegative),
+      price_per_sq_cm: areaFor(model),
+      fixed_length_cm: nullable(nonNegative),
+      width_modifier: nullable(finite),
+      height_modifier: nullable(finite),
+      length_modifier: nullable(finite)
+    },
+    { requiredKeys: [], ...plain }
+  )
+
+const priceList = (model: WritableModel) =>
+  fc.record(
+    {
+      price_list_id: nullable(integer),
+      name: fc.string(),
+      letter_pricing_method: letterFor(model, fc.constantFrom(...LetterPricingMethod.values)),
+      shipping: nullable(
+        fc.record(
+          {
+            calculation: fc.constantFrom(...ShippingCalculation.values),
+            volumetric_divisor: finite,
+            add_weight_to_product: fc.boolean()
+          },
+          { requiredKeys: [], ...plain }
+        )
+      ),
+      rows: fc.array(priceListRow(model), { maxLength: 4 })
+    },
+    { requiredKeys: ["name", "rows"], ...plain }
+  )
+
+const sheetBand = fc.record(
+  { width_limit_cm: finite, height_limit_cm: finite, base_price: nonNegativeInteger, price_per_sq_cm: nonNegative },
+  plain
+)
+
+const content = (model: WritableModel) =>
+  fc.record(
+    {
+      sizes: fc.array(size, { maxLength: 5 }),
+      base_pricing: fc.record(
+        { mode: fc.constantFrom("included_in_price_lists", "other"), rows: fc.array(basePricingRow(model), { maxLength: 4 }) },
+        plain
+      ),
+      price_lists: fc.array(priceList(model), { maxLength: 3 }),
+      sheet_pricing: nullable(fc.record({ rows: fc.array(sheetBand, { maxLength: 3 }) }, plain))
+    },
+    { requiredKeys: [], ...plain }
+  )
+
+const storedContext = fc.record({
+  pricingModel: fc.constantFrom<WritableModel>("simple_letter", "advanced_letter", "frame_fit"),
+  currency: fc.constantFrom("GBP", "EUR", "USD", "JPY"),
+  customiserId: fc.nat()
+})
+
+/** A valid v3 document in read form (header equal to the stored context) with its context. */
+const validV3 = storedContext.chain((stored) =>
+  content(stored.pricingModel).map((body) => ({
+    stored,
+    document: { ...pricingHeaderV3(stored), ...body } satisfies PricingDocumentV3
+  }))
+)
+
+/** Every path to a node of a JSON-like value. */
+const pathsOf = (value: unknown, prefix: ReadonlyArray<string | number> = []): Array<ReadonlyArray<string | number>> => {
+  const here = [prefix]
+  if (Array.isArray(value)) return [...here, ...value.flatMap((item, index) => pathsOf(item, [...prefix, index]))]
+  if (typeof value === "object" && value !== null)
+    return [...here, ...Object.entries(value).flatMap(([key, item]) => pathsOf(item, [...prefix, key]))]
+  return here
+}
+
+const replaceAt = (value: unknown, path: ReadonlyArray<string | number>, replacement: unknown): unknown => {
+  const [head, ...rest] = path
+  if (head === undefined) return replacement
+  if (Array.isArray(value)) return value.map((item, index) => (index === head ? replaceAt(item, rest, replacement) : item))
+  if (typeof value === "object" && value !== null)
+    return { ...value, [head]: replaceAt((value as Record<string, unknown>)[String(head)], rest, replacement) }
+  return value
+}
+
+const oddValues = fc.anything({
+  maxDepth: 5,
+  withBoxedValues: true,
+  withMap: true,
+  withSet: true,
+  withNullPrototype: true,
+  withBigInt: true,
+  withDate: true,
+  withTypedArray: true,
+  withSparseArray: true,
+  withObjectString: true
+})
+
+/** A valid document with one node, anywhere, replaced by arbitrary junk: reaches deep validator paths. */
+const nearlyValidV3 = fc
+  .tuple(validV3, fc.nat(), oddValues)
+  .map(([{ stored, document }, pick, junk]) => {
+    const paths = pathsOf(document)
+    const path = paths[pick % paths.length] ?? []
+    return { stored, input: replaceAt(document, path, junk) }
+  })
+
+const anyStored = fc.record({
+  pricingModel: fc.oneof(fc.constantFrom(...PricingModel.values, ...PricingModel.legacyValues), fc.string()),
+  currency: fc.string(),
+  customiserId: fc.integer()
+})
+
+const expectWellFormed = (result: ReturnType<typeof validatePricingV3> | ReturnType<typeof validatePricingV2>) => {
+  if (result.ok) return
+  expect(["validation_failed", "invalid_pricing_model"]).toContain(result.code)
+  expect(result.errors.length).toBeGreaterThan(0)
+  for (const error of result.errors) {
+    expect(error.pointer === "" || error.pointer?.startsWith("/")).toBe(true)
+    expect(typeof error.code).toBe("string")
+    expect(typeof error.detail).toBe("string")
+  }
+}
+
+describe("validators never throw", () => {
+  it("v3 on arbitrary values", () => {
+    fc.assert(fc.property(oddValues, anyStored, (input, stored) => expectWellFormed(validatePricingV3(input, stored))), {
+      numRuns: 500
+    })
+  })
+
+  it("v3 on arbitrary JSON", () => {
+    fc.assert(
+      fc.property(fc.json(), anyStored, (text, stored) => expectWellFormed(validatePricingV3(JSON.parse(text), stored))),
+      { numRuns: 500 }
+    )
+  })
+
+  it("v3 on valid documents with one node replaced by junk", () => {
+    fc.assert(
+      fc.property(nearlyValidV3, ({ stored, input }) => expectWellFormed(validatePricingV3(input, stored))),
+      { numRuns: 300 }
+    )
+  })
+
+  it("v2 on arbitrary values, bare and wrapped in {pricing}", () => {
+    fc.assert(
+      fc.property(oddValues, anyStored, (input, stored) => {
+        expectWellFormed(validatePricingV2(input, stored))
+        expectWellFormed(validatePricingV2({ pricing: input }, stored))
+      }),
+      { numRuns: 500 }
+    )
+  })
+
+  it("v2 on valid documents with one node replaced by junk", () => {
+    fc.assert(
+      fc.property(nearlyValidV3, ({ stored, input }) => {
+        // The v3 junk is translated only structurally: any object goes, validity is not assumed.
+        expectWellFormed(validatePricingV2({ pricing: input }, stored))
+      }),
+      { numRuns: 300 }
+    )
+  })
+})
+
+describe("valid v3 documents", () => {
+  it("pass validation and come back unchanged", () => {
+    fc.assert(
+      fc.property(validV3, ({ stored, document }) => {
+        expect(validatePricingV3(document, stored)).toEqual({ ok: true, document })
+      }),
+      { numRuns: 200 }
+    )
+  })
+
+  it("survive v3 → v2 → v3 unchanged", () => {
+    fc.assert(
+      fc.property(validV3, ({ stored, document }) => {
+        const roundTrip = pricingV2ToV3(pricingV3ToV2(document), stored)
+        expect(roundTrip).toEqual({ document, legacySpellings: {} })
+      }),
+      { numRuns: 200 }
+    )
+  })
+
+  it("translate to v2 documents that the v2 validator accepts", () => {
+    fc.assert(
+      fc.property(validV3, ({ stored, document }) => {
+        const { value_units: _units, ...v2 } = pricingV3ToV2(document)
+        const body = { pricing: { sizes: [], base_pricing: { mode: "m", rows: [] }, price_lists: [], ...v2 } }
+        expect(validatePricingV2(body, stored).ok).toBe(true)
+      }),
+      { numRuns: 200 }
+    )
+  })
+})
+
+describe("valid v2 documents", () => {
+  const alternative: Record<string, string> = { WIDTH: "DYNAMIC", HEIGHT: "FIXED" }
+
+  /** A v2 read-form document where each size may use the non-default spelling. */
+  const validV2 = fc.tuple(validV3, fc.array(fc.boolean(), { minLength: 5, maxLength: 5 })).map(([{ stored, document }, flips]) => {
+    const v2 = pricingV3ToV2(document)
+    const sizes = v2.sizes?.map((entry: SizeV2, index): SizeV2 => {
+      const spelling = entry.height_strategy
+      const flipped = spelling === undefined ? undefined : alternative[spelling]
+      return flips[index] === true && flipped !== undefined ? { ...entry, height_strategy: flipped } : entry
+    })
+    const withSpellings: PricingDocumentV2 = sizes === undefined ? v2 : { ...v2, sizes }
+    return { stored, document: withSpellings }
+  })
+
+  it("survive v2 → v3 → v2 unchanged, legacy spellings included", () => {
+    fc.assert(
+      fc.property(validV2, ({ stored, document }) => {
+        const { document: v3, legacySpellings } = pricingV2ToV3(document, stored)
+        expect(pricingV3ToV2(v3, { legacySpellings })).toEqual(document)
+        expect(validatePricingV3(v3, stored).ok).toBe(true)
+      }),
+      { numRuns: 200 }
+    )
+  })
+})
+
+const byPosition = (a: FieldError, b: FieldError): number => {
+  const left = `${a.pointer}\u0000${a.code}\u0000${a.detail}`
+  const right = `${b.pointer}\u0000${b.code}\u0000${b.detail}`
+  return left < right ? -1 : left > right ? 1 : 0
+}
+
+const normalise = <A>(decoded: Decoded<A>): Decoded<A> =>
+  decoded.ok ? decoded : { ok: false, errors: [...decoded.errors].sort(byPosition) }
+
+/** Effect's own decoder, faults rendered the same way the validators render them. */
+const viaEffect = <S extends Schema.ConstraintDecoder<unknown>>(schema: S) => {
+  const decode = Schema.decodeUnknownResult(schema, { errors: "all" })
+  return (input: unknown): Decoded<S["Type"]> => {
+    const result = decode(input)
+    return Result.isSuccess(result)
+      ? { ok: true, value: result.success }
+      : { ok: false, errors: issueToFieldErrors(result.failure.issue) }
+  }
+}
+
+const ABSENT = Symbol("absent")
+
+const mutateAt = (value: unknown, path: ReadonlyArray<string | number>, replacement: unknown): unknown => {
+  const [head, ...rest] = path
+  if (head === undefined) return replacement === ABSENT ? null : replacement
+  if (Array.isArray(value)) return value.map((item, index) => (index === head ? mutateAt(item, rest, replacement) : item))
+  if (typeof value !== "object" || value === null) return value
+  const copy: Record<string, unknown> = { ...value }
+  if (rest.length === 0 && replacement === ABSENT) delete copy[String(head)]
+  else copy[String(head)] = mutateAt(copy[String(head)], rest, replacement)
+  return copy
+}
+
+/** JSON derived from a valid document: a few nodes replaced by arbitrary JSON or removed. */
+const jsonNear = <A>(valid: fc.Arbitrary<A>) =>
+  fc
+    .tuple(valid, fc.array(fc.tuple(fc.nat(), fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant(ABSENT))), { maxLength: 4 }))
+    .map(([document, edits]) =>
+      edits.reduce<unknown>((current, [pick, replacement]) => {
+        const paths = pathsOf(current)
+        return mutateAt(current, paths[pick % paths.length] ?? [], replacement)
+      }, document)
+    )
+
+describe("compiled decoder agrees with Effect's decoder on JSON", () => {
+  const cases = [
+    ["v3 document", PricingDocumentV3Schema, jsonNear(validV3.map(({ document }) => document))],
+    ["v2 PUT body", PricingPutBodyV2, jsonNear(validV3.map(({ document }) => ({ pricing: pricingV3ToV2(document) })))]
+  ] as const
+
+  it.each(cases)("%s: same verdict, same document, same faults", (_name, schema, nearValid) => {
+    const compiled = compileDecoder(schema)
+    const effect = viaEffect(schema)
+    const inputs = fc.oneof(nearValid, fc.json().map((text): unknown => JSON.parse(text)))
+    fc.assert(
+      fc.property(inputs, (input) => {
+        expect(normalise(compiled(input))).toEqual(normalise(effect(input)))
+      }),
+      { numRuns: 400 }
+    )
+  })
+})
