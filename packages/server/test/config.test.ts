@@ -1,0 +1,267 @@
+import { Redacted } from "effect"
+import { describe, expect, it } from "vitest"
+import { type ConfigResult, loadConfig, redactUrlPassword, type ServerConfig } from "../src/config.js"
+
+const valid = (result: ConfigResult): ServerConfig => {
+  if (result._tag === "Invalid") throw new Error(`expected a valid config, got: ${result.errors.join("; ")}`)
+  return result.config
+}
+
+const invalid = (result: ConfigResult): ReadonlyArray<string> => {
+  if (result._tag === "Valid") throw new Error("expected an invalid config")
+  return result.errors
+}
+
+describe("loadConfig: defaults", () => {
+  it("uses the operating contract's defaults for an empty environment", () => {
+    const config = valid(loadConfig({}))
+    expect(config.port).toBe(8080)
+    expect(config.host).toBe("127.0.0.1")
+    expect(config.database).toEqual({ _tag: "Embedded", location: { dataDir: "./.data" } })
+    expect(config.mcp).toBeUndefined()
+    expect(config.settings).toMatchObject({
+      baseUrl: "http://localhost:8080",
+      environment: "development",
+      operatorToken: undefined,
+      rateLimitPerKeyPerMinute: 600,
+      rateLimitPerIpPerMinute: 1200,
+      registrationLimitPerHour: 20,
+      registrationLimitPerDay: 100,
+      webhookRetryBaseMs: 30_000
+    })
+    expect(config.settings.maxBodyBytes).toBeGreaterThan(0)
+  })
+
+  it("derives the default base URL from PORT", () => {
+    expect(valid(loadConfig({ PORT: "9000" })).settings.baseUrl).toBe("http://localhost:9000")
+  })
+
+  it("treats empty and blank values as unset", () => {
+    const config = valid(loadConfig({ PORT: "", DATABASE_URL: "  ", OPERATOR_TOKEN: "", SIGNCRAFT_ENV: "" }))
+    expect(config.port).toBe(8080)
+    expect(config.database._tag).toBe("Embedded")
+    expect(config.settings.operatorToken).toBeUndefined()
+    expect(config.settings.environment).toBe("development")
+  })
+
+  it("ignores variables it does not know", () => {
+    expect(loadConfig({ PATH: "/usr/bin", HOME: "/root" })._tag).toBe("Valid")
+  })
+})
+
+describe("loadConfig: every variable", () => {
+  const config = valid(loadConfig({
+    PORT: "3000",
+    HOST: "0.0.0.0",
+    BASE_URL: "https://api.example.com/",
+    MCP_PORT: "3001",
+    MCP_URL: "https://mcp.example.com",
+    DATABASE_URL: "postgresql://app:secret@db.internal:5433/signcraft",
+    DATA_DIR: "/var/lib/signcraft",
+    OPERATOR_TOKEN: "op-token-123",
+    SIGNCRAFT_ENV: "production",
+    RATE_LIMIT_PER_KEY_PER_MINUTE: "10",
+    RATE_LIMIT_PER_IP_PER_MINUTE: "20",
+    REGISTRATION_LIMIT_PER_HOUR: "3",
+    REGISTRATION_LIMIT_PER_DAY: "4",
+    WEBHOOK_RETRY_BASE_MS: "500"
+  }))
+
+  it("reads the listener", () => {
+    expect(config.port).toBe(3000)
+    expect(config.host).toBe("0.0.0.0")
+  })
+
+  it("strips the trailing slash of BASE_URL", () => {
+    expect(config.settings.baseUrl).toBe("https://api.example.com")
+  })
+
+  it("keeps MCP_PORT and MCP_URL", () => {
+    expect(config.mcp).toEqual({ port: 3001, url: "https://mcp.example.com" })
+  })
+
+  it("uses DATABASE_URL instead of the embedded database", () => {
+    expect(config.database).toEqual({ _tag: "Postgres", url: "postgresql://app:secret@db.internal:5433/signcraft" })
+  })
+
+  it("keeps the operator token redacted", () => {
+    const token = config.settings.operatorToken
+    expect(token).toBeDefined()
+    if (token !== undefined) expect(Redacted.value(token)).toBe("op-token-123")
+    expect(String(token)).not.toContain("op-token-123")
+    expect(JSON.stringify(config)).not.toContain("op-token-123")
+  })
+
+  it("reads the environment and the quotas", () => {
+    expect(config.settings).toMatchObject({
+      environment: "production",
+      rateLimitPerKeyPerMinute: 10,
+      rateLimitPerIpPerMinute: 20,
+      registrationLimitPerHour: 3,
+      registrationLimitPerDay: 4,
+      webhookRetryBaseMs: 500
+    })
+  })
+
+  it("reads DATA_DIR when there is no DATABASE_URL", () => {
+    expect(valid(loadConfig({ DATA_DIR: "/tmp/x" })).database).toEqual({ _tag: "Embedded", location: { dataDir: "/tmp/x" } })
+  })
+
+  it("accepts postgres://, IPv6 and host-name listeners, and every environment", () => {
+    expect(valid(loadConfig({ DATABASE_URL: "postgres://localhost/db" })).database._tag).toBe("Postgres")
+    expect(valid(loadConfig({ HOST: "::1" })).host).toBe("::1")
+    expect(valid(loadConfig({ HOST: "localhost" })).host).toBe("localhost")
+    for (const env of ["development", "test", "production"]) {
+      expect(valid(loadConfig({ SIGNCRAFT_ENV: env })).settings.environment).toBe(env)
+    }
+  })
+
+  it("accepts a base URL with a path prefix and trims surrounding spaces", () => {
+    expect(valid(loadConfig({ BASE_URL: " http://localhost:8080/signcraft// " })).settings.baseUrl).toBe(
+      "http://localhost:8080/signcraft"
+    )
+  })
+})
+
+describe("loadConfig: invalid values", () => {
+  const single = (env: Record<string, string>) => {
+    const errors = invalid(loadConfig(env))
+    expect(errors).toHaveLength(1)
+    return errors[0]
+  }
+
+  it.each([
+    ["abc", `PORT must be an integer from 1 to 65535, got "abc"`],
+    ["0", `PORT must be an integer from 1 to 65535, got "0"`],
+    ["65536", `PORT must be an integer from 1 to 65535, got "65536"`],
+    ["80.5", `PORT must be an integer from 1 to 65535, got "80.5"`],
+    ["-1", `PORT must be an integer from 1 to 65535, got "-1"`],
+    ["1e3", `PORT must be an integer from 1 to 65535, got "1e3"`]
+  ])("PORT=%s", (value, message) => {
+    expect(single({ PORT: value })).toBe(message)
+  })
+
+  it.each(["not a host", "exa_mple.com", "-bad.example", "http://localhost"])("HOST=%s", (value) => {
+    expect(single({ HOST: value })).toBe(`HOST must be an IP address or a host name, got ${JSON.stringify(value)}`)
+  })
+
+  it.each(["localhost:8080", "/relative", "ftp://example.com", "not a url"])("BASE_URL=%s", (value) => {
+    expect(single({ BASE_URL: value })).toBe(
+      `BASE_URL must be an absolute http:// or https:// URL, got ${JSON.stringify(value)}`
+    )
+  })
+
+  it("rejects a BASE_URL with a query, a fragment or credentials, without showing a password", () => {
+    expect(single({ BASE_URL: "http://example.com/?a=1" })).toBe(
+      `BASE_URL must be an http(s) URL without credentials, query or fragment, got "http://example.com/?a=1"`
+    )
+    expect(single({ BASE_URL: "http://example.com/#x" })).toContain("BASE_URL must be")
+    const message = single({ BASE_URL: "http://user:hunter2@example.com" })
+    expect(message).toContain("BASE_URL must be")
+    expect(message).not.toContain("hunter2")
+  })
+
+  it.each(["mysql://u@h/db", "http://db.example.com", "localhost:5432", "not a url"])("DATABASE_URL=%s", (value) => {
+    expect(single({ DATABASE_URL: value })).toBe(
+      `DATABASE_URL must be a postgres:// or postgresql:// connection URL, got ${JSON.stringify(value)}`
+    )
+  })
+
+  it("never shows the password of a bad DATABASE_URL", () => {
+    const message = single({ DATABASE_URL: "mysql://app:hunter2@db/x" })
+    expect(message).toBe(`DATABASE_URL must be a postgres:// or postgresql:// connection URL, got "mysql://app:***@db/x"`)
+  })
+
+  it("rejects an OPERATOR_TOKEN that cannot be sent as a bearer token, without showing it", () => {
+    const message = single({ OPERATOR_TOKEN: "two words" })
+    expect(message).toBe("OPERATOR_TOKEN must not contain spaces or control characters (value not shown)")
+    expect(message).not.toContain("two words")
+  })
+
+  it.each(["prod", "Development", "staging"])("SIGNCRAFT_ENV=%s", (value) => {
+    expect(single({ SIGNCRAFT_ENV: value })).toBe(
+      `SIGNCRAFT_ENV must be one of development, test, production, got ${JSON.stringify(value)}`
+    )
+  })
+
+  it.each([
+    "RATE_LIMIT_PER_KEY_PER_MINUTE",
+    "RATE_LIMIT_PER_IP_PER_MINUTE",
+    "REGISTRATION_LIMIT_PER_HOUR",
+    "REGISTRATION_LIMIT_PER_DAY",
+    "WEBHOOK_RETRY_BASE_MS"
+  ])("%s must be a positive whole number", (name) => {
+    for (const value of ["0", "-5", "1.5", "ten", "99999999999999999999"]) {
+      expect(single({ [name]: value })).toBe(`${name} must be a whole number of at least 1, got ${JSON.stringify(value)}`)
+    }
+  })
+
+  it("requires MCP_PORT and MCP_URL together", () => {
+    expect(single({ MCP_PORT: "9000" })).toBe("MCP_PORT and MCP_URL must be set together: MCP_PORT is set, MCP_URL is not")
+    expect(single({ MCP_URL: "http://localhost:9000" })).toBe(
+      "MCP_PORT and MCP_URL must be set together: MCP_URL is set, MCP_PORT is not"
+    )
+  })
+
+  it("checks MCP_PORT and MCP_URL", () => {
+    expect(single({ MCP_PORT: "x", MCP_URL: "http://localhost:9000" })).toBe(
+      `MCP_PORT must be an integer from 1 to 65535, got "x"`
+    )
+    expect(single({ MCP_PORT: "9000", MCP_URL: "mcp.example.com" })).toBe(
+      `MCP_URL must be an absolute http:// or https:// URL, got "mcp.example.com"`
+    )
+    expect(single({ PORT: "9000", MCP_PORT: "9000", MCP_URL: "http://localhost:9000" })).toBe(
+      "MCP_PORT must differ from PORT (both are 9000)"
+    )
+  })
+
+  it("reports every problem at once", () => {
+    const errors = invalid(loadConfig({
+      PORT: "abc",
+      HOST: "bad host",
+      BASE_URL: "nope",
+      MCP_PORT: "1",
+      DATABASE_URL: "mysql://x",
+      OPERATOR_TOKEN: "a b",
+      SIGNCRAFT_ENV: "prod",
+      RATE_LIMIT_PER_KEY_PER_MINUTE: "x",
+      RATE_LIMIT_PER_IP_PER_MINUTE: "x",
+      REGISTRATION_LIMIT_PER_HOUR: "x",
+      REGISTRATION_LIMIT_PER_DAY: "x",
+      WEBHOOK_RETRY_BASE_MS: "x"
+    }))
+    const named = [
+      "PORT",
+      "HOST",
+      "BASE_URL",
+      "MCP_PORT and MCP_URL",
+      "DATABASE_URL",
+      "OPERATOR_TOKEN",
+      "SIGNCRAFT_ENV",
+      "RATE_LIMIT_PER_KEY_PER_MINUTE",
+      "RATE_LIMIT_PER_IP_PER_MINUTE",
+      "REGISTRATION_LIMIT_PER_HOUR",
+      "REGISTRATION_LIMIT_PER_DAY",
+      "WEBHOOK_RETRY_BASE_MS"
+    ]
+    expect(errors).toHaveLength(named.length)
+    expect(errors.map((error, index) => error.startsWith(`${named[index]} must`))).toEqual(named.map(() => true))
+    for (const error of errors) expect(error).not.toContain("\n")
+  })
+
+  it("names values by their flag when told where they came from", () => {
+    const errors = invalid(loadConfig({ PORT: "x", SIGNCRAFT_ENV: "y" }, { labels: { PORT: "--port" } }))
+    expect(errors).toEqual([
+      `--port must be an integer from 1 to 65535, got "x"`,
+      `SIGNCRAFT_ENV must be one of development, test, production, got "y"`
+    ])
+  })
+})
+
+describe("redactUrlPassword", () => {
+  it("hides the password and keeps the rest", () => {
+    expect(redactUrlPassword("postgres://user:pa55@host:5432/db")).toBe("postgres://user:***@host:5432/db")
+    expect(redactUrlPassword("postgres://user@host/db")).toBe("postgres://user@host/db")
+    expect(redactUrlPassword("postgres://host/db")).toBe("postgres://host/db")
+  })
+})
