@@ -1,7 +1,6 @@
 import type { SchemaAST, SchemaIssue } from "effect"
 import { type FieldError, toPointer } from "../domain/field-error.js"
-
-type Path = ReadonlyArray<string | number>
+import { collectFieldErrors, type IssuePath as Path, type IssueVisitor } from "../domain/schema-issues.js"
 
 const literalValues = (ast: SchemaAST.AST): ReadonlyArray<string> | undefined => {
   if (ast._tag === "Literal") return [String(ast.literal)]
@@ -47,58 +46,45 @@ const fault = (path: Path, code: string, detail: string, allowed?: ReadonlyArray
 const enumFault = (path: Path, allowed: ReadonlyArray<string>) =>
   fault(path, "unsupported_value", `Must be one of: ${allowed.join(", ")}.`, allowed)
 
-const collect = (issue: SchemaIssue.Issue, path: Path, out: Array<FieldError>): void => {
+// HTTP wording: enum faults carry `allowed_values`; checks say what they expected.
+const visit: IssueVisitor = (issue, path, emit, descend) => {
   switch (issue._tag) {
-    case "Pointer":
-      collect(issue.issue, [...path, ...issue.path.map((k) => (typeof k === "number" ? k : String(k)))], out)
-      return
-    case "Composite":
-      for (const inner of issue.issues) collect(inner, path, out)
-      return
-    case "Encoding":
-      collect(issue.issue, path, out)
-      return
-    case "AnyOf": {
-      const allowed = literalValues(issue.ast)
-      if (allowed) out.push(enumFault(path, allowed))
-      else if (issue.issues.length > 0) for (const inner of issue.issues) collect(inner, path, out)
-      else out.push(fault(path, "invalid_type", `Must be ${expectedName(issue.ast)}.`))
-      return
-    }
+    case "AnyOf":
     case "InvalidType": {
       const allowed = literalValues(issue.ast)
-      out.push(allowed ? enumFault(path, allowed) : fault(path, "invalid_type", `Must be ${expectedName(issue.ast)}.`))
-      return
+      if (allowed) emit(enumFault(path, allowed))
+      else if (issue._tag === "AnyOf" && issue.issues.length > 0) for (const inner of issue.issues) descend(inner)
+      else emit(fault(path, "invalid_type", `Must be ${expectedName(issue.ast)}.`))
+      return true
     }
     case "MissingKey":
-      out.push(fault(path, "required", "This field is required."))
-      return
+      emit(fault(path, "required", "This field is required."))
+      return true
     case "UnexpectedKey":
-      out.push(fault(path, "unexpected_field", "This field is not allowed here."))
-      return
+      emit(fault(path, "unexpected_field", "This field is not allowed here."))
+      return true
     case "Filter": {
       const expected = issue.filter.annotations?.expected ?? issue.filter.annotations?.description
-      out.push(fault(path, "invalid_value", typeof expected === "string" ? `Must be ${expected}.` : "Invalid value."))
-      return
+      emit(fault(path, "invalid_value", typeof expected === "string" ? `Must be ${expected}.` : "Invalid value."))
+      return true
     }
     case "InvalidValue": {
       const message = issue.annotations?.message
-      out.push(fault(path, "invalid_value", typeof message === "string" ? message : "Invalid value."))
-      return
+      emit(fault(path, "invalid_value", typeof message === "string" ? message : "Invalid value."))
+      return true
     }
     case "Forbidden":
     case "OneOf":
-      out.push(fault(path, "invalid_value", "Invalid value."))
-      return
+      emit(fault(path, "invalid_value", "Invalid value."))
+      return true
+    default:
+      return false
   }
 }
 
 /** Every fault of a decoding issue, each with the JSON Pointer of the value at fault. */
-export const issueToFieldErrors = (issue: SchemaIssue.Issue): ReadonlyArray<FieldError> => {
-  const out: Array<FieldError> = []
-  collect(issue, [], out)
-  return out
-}
+export const issueToFieldErrors = (issue: SchemaIssue.Issue): ReadonlyArray<FieldError> =>
+  collectFieldErrors(issue, visit)
 
 /** The same faults addressed by query parameter name instead of pointer. */
 export const issueToParameterErrors = (issue: SchemaIssue.Issue): ReadonlyArray<FieldError> =>

@@ -1,10 +1,7 @@
 import { Result, Schema, SchemaIssue } from "effect"
 import type { FieldError } from "../field-error.js"
 import { toPointer } from "../field-error.js"
-
-type Path = ReadonlyArray<string | number>
-
-const pathSegment = (key: PropertyKey): string | number => (typeof key === "symbol" ? String(key) : key)
+import { collectFieldErrors, type IssuePath, type IssueVisitor } from "../schema-issues.js"
 
 const filterCode = (issue: SchemaIssue.Filter): string => {
   const code = issue.filter.annotations?.code
@@ -14,56 +11,40 @@ const filterCode = (issue: SchemaIssue.Filter): string => {
 const formatDefault = SchemaIssue.makeFormatterDefault()
 const formatStandard = SchemaIssue.makeFormatterStandardSchemaV1()
 
-const fault = (path: Path, code: string, detail: string): FieldError => ({ pointer: toPointer(path), code, detail })
+const fault = (path: IssuePath, code: string, detail: string): FieldError => ({ pointer: toPointer(path), code, detail })
 
-// Walks the issue tree once, carrying the JSON path, so every leaf becomes one
-// `errors[]` item pointing at the offending member of the body.
-const collect = (issue: SchemaIssue.Issue, path: Path, out: Array<FieldError>): void => {
+// Order-request wording: check codes come from the `code` annotation of each filter.
+const visit: IssueVisitor = (issue, path, emit) => {
   switch (issue._tag) {
-    case "Pointer":
-      collect(issue.issue, [...path, ...issue.path.map(pathSegment)], out)
-      return
-    case "Composite":
-      for (const inner of issue.issues) collect(inner, path, out)
-      return
     case "AnyOf":
-      if (issue.issues.length === 0) {
-        out.push(fault(path, "invalid_type", formatDefault(issue)))
-        return
-      }
-      for (const inner of issue.issues) collect(inner, path, out)
-      return
-    case "Encoding":
-      collect(issue.issue, path, out)
-      return
-    case "Filter": {
-      const message = formatStandard(issue).issues[0]?.message
-      out.push(fault(path, filterCode(issue), message ?? "Invalid value"))
-      return
-    }
+      if (issue.issues.length > 0) return false
+      emit(fault(path, "invalid_type", formatDefault(issue)))
+      return true
+    case "Filter":
+      emit(fault(path, filterCode(issue), formatStandard(issue).issues[0]?.message ?? "Invalid value"))
+      return true
     case "MissingKey":
-      out.push(fault(path, "required", "This field is required"))
-      return
+      emit(fault(path, "required", "This field is required"))
+      return true
     case "UnexpectedKey":
-      out.push(fault(path, "unexpected_field", "This field is not allowed"))
-      return
+      emit(fault(path, "unexpected_field", "This field is not allowed"))
+      return true
     case "InvalidType":
-      out.push(fault(path, "invalid_type", SchemaIssue.defaultLeafHook(issue)))
-      return
+      emit(fault(path, "invalid_type", SchemaIssue.defaultLeafHook(issue)))
+      return true
     case "InvalidValue":
     case "Forbidden":
     case "OneOf":
-      out.push(fault(path, "invalid_value", SchemaIssue.defaultLeafHook(issue)))
-      return
+      emit(fault(path, "invalid_value", SchemaIssue.defaultLeafHook(issue)))
+      return true
+    default:
+      return false
   }
 }
 
 /** Flattens a schema issue into `errors[]` items whose `pointer` locates each fault in the body. */
-export const issueToFieldErrors = (issue: SchemaIssue.Issue): ReadonlyArray<FieldError> => {
-  const out: Array<FieldError> = []
-  collect(issue, [], out)
-  return out
-}
+export const issueToFieldErrors = (issue: SchemaIssue.Issue): ReadonlyArray<FieldError> =>
+  collectFieldErrors(issue, visit)
 
 /** Decodes an untrusted JSON body with `schema`, reporting every fault as a FieldError. */
 export const decodeRequest = <S extends Schema.Codec<unknown, unknown>>(schema: S) => {

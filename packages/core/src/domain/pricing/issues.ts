@@ -1,5 +1,6 @@
 import { SchemaIssue } from "effect"
 import { type FieldError, toPointer } from "../field-error.js"
+import { collectFieldErrors, type IssueVisitor } from "../schema-issues.js"
 import { readFieldErrorAnnotation } from "./checks.js"
 import type { Path } from "./raw.js"
 
@@ -16,8 +17,6 @@ const messageOf = (issue: SchemaIssue.Issue): string => {
   const first = formatter(issue).issues[0]
   return first === undefined ? "Invalid value." : `${first.message}.`
 }
-
-const segment = (key: PropertyKey): string | number => (typeof key === "symbol" ? key.toString() : key)
 
 const annotationMessage = (annotations: unknown, fallback: string): string => {
   if (typeof annotations !== "object" || annotations === null) return fallback
@@ -40,53 +39,46 @@ const fromAnnotations = (path: Path, annotations: unknown, fallbackCode: string)
   )
 }
 
-const collect = (issue: SchemaIssue.Issue, path: Path, out: Array<FieldError>): void => {
+// Pricing wording: codes and allowed values come from the check annotations (`checks.ts`).
+const visit: IssueVisitor = (issue, path, emit, descend) => {
   switch (issue._tag) {
-    case "Pointer":
-      collect(issue.issue, [...path, ...issue.path.map(segment)], out)
-      return
-    case "Composite":
-      for (const child of issue.issues) collect(child, path, out)
-      return
     case "AnyOf":
       // No member of the union accepted the input's type at all: a type fault naming the union.
-      if (issue.issues.length === 0) out.push(fault(path, "invalid_type", messageOf(issue)))
-      else for (const child of issue.issues) collect(child, path, out)
-      return
+      if (issue.issues.length > 0) return false
+      emit(fault(path, "invalid_type", messageOf(issue)))
+      return true
     case "Filter":
       // A bare failure is described by the check; a detailed one (e.g. at a nested path) by itself.
       if (issue.issue._tag === "InvalidValue" && readFieldErrorAnnotation(issue.issue.annotations) === undefined) {
-        out.push(fromAnnotations(path, issue.filter.annotations, "invalid_value"))
+        emit(fromAnnotations(path, issue.filter.annotations, "invalid_value"))
       } else {
-        collect(issue.issue, path, out)
+        descend(issue.issue)
       }
-      return
-    case "Encoding":
-      collect(issue.issue, path, out)
-      return
+      return true
     case "MissingKey":
-      out.push(fault(path, "required", "This member is required."))
-      return
+      emit(fault(path, "required", "This member is required."))
+      return true
     case "InvalidType":
-      out.push(fault(path, "invalid_type", messageOf(issue)))
-      return
+      emit(fault(path, "invalid_type", messageOf(issue)))
+      return true
     case "InvalidValue":
-      out.push(fromAnnotations(path, issue.annotations, "invalid_value"))
-      return
+      emit(fromAnnotations(path, issue.annotations, "invalid_value"))
+      return true
     case "UnexpectedKey":
-      out.push(fault(path, "unexpected_member", "This member is not allowed."))
-      return
+      emit(fault(path, "unexpected_member", "This member is not allowed."))
+      return true
     case "Forbidden":
     case "OneOf":
-      out.push(fault(path, "invalid_value", messageOf(issue)))
-      return
+      emit(fault(path, "invalid_value", messageOf(issue)))
+      return true
+    default:
+      return false
   }
 }
 
 /** Converts a schema issue into FieldErrors; `basePath` prefixes every pointer (e.g. `["pricing"]` for v2 bodies). */
 export const issueToFieldErrors = (issue: SchemaIssue.Issue, basePath: Path = []): ReadonlyArray<FieldError> => {
-  const out: Array<FieldError> = []
-  collect(issue, basePath, out)
+  const out = collectFieldErrors(issue, visit, basePath)
   const seen = new Set<string>()
   return out.filter((error) => {
     const key = `${error.pointer ?? ""}\u0000${error.code}\u0000${error.detail}`
