@@ -18,9 +18,11 @@ import {
 } from "./http/middleware/implementations.js"
 import { layerRouterMiddleware, type RequestLogger } from "./http/router-middleware.js"
 import { Credentials } from "./services/credentials.js"
+import { Customisers } from "./services/customisers.js"
 import { DeprecatedUsage } from "./services/deprecated-usage.js"
 import { IdempotencyStore } from "./services/idempotency.js"
 import { Identity } from "./services/identity.js"
+import { Outbox } from "./services/outbox.js"
 import { RateLimiter } from "./services/rate-limiter.js"
 import { Settings, type ServiceSettings } from "./services/settings.js"
 
@@ -30,7 +32,9 @@ export const layerServices = Layer.mergeAll(
   Credentials.layer,
   RateLimiter.layer,
   IdempotencyStore.layer,
-  DeprecatedUsage.layer
+  DeprecatedUsage.layer,
+  Customisers.layer,
+  Outbox.layer
 )
 
 const layerMiddleware = Layer.mergeAll(

@@ -14,6 +14,13 @@ export {
   predicateOf,
   readFieldErrorAnnotation
 } from "./checks.js"
+export {
+  EMPTY_PRICING_CONTENT,
+  type PricingContent,
+  pricingContentOf,
+  pricingReadV2,
+  pricingReadV3
+} from "./content.js"
 export { type CompiledDecoder, type Decoded, compileDecoder } from "./compile.js"
 export { checkModelConsistency } from "./consistency.js"
 export { CustomiserV2, CustomiserV3, customiserV2ToV3, customiserV3ToV2 } from "./customiser.js"
