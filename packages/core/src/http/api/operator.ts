@@ -1,5 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { PricingModel, ProductFamily, SelectionMode } from "../../domain/enums.js"
+import { CustomiserV3 } from "../../domain/pricing/customiser.js"
 import { SCOPES } from "../../domain/scopes.js"
 import { OperatorAuth, RequestFailures } from "../middleware/definitions.js"
 
@@ -85,6 +87,21 @@ export class OperatorApi extends HttpApiGroup.make("operator")
     HttpApiEndpoint.delete("revokeApiKey", "/api-keys/:key_id", {
       params: { key_id: IdParam },
       success: HttpApiSchema.NoContent
+    }),
+    HttpApiEndpoint.post("createCustomiser", "/stores/:store_id/customisers", {
+      params: { store_id: IdParam },
+      payload: Schema.Struct({
+        name: NonEmpty,
+        product_family: Schema.Literals(ProductFamily.writableValues),
+        selection_mode: Schema.Literals(SelectionMode.writableValues),
+        // The dashboard may still create retired-model customisers (stored data has them); their
+        // pricing then refuses every write, as the public API must.
+        pricing_model: Schema.Literals(PricingModel.values),
+        active: Schema.optionalKey(Schema.Boolean),
+        // A v3 pricing document, checked by the pricing validator once the customiser exists.
+        pricing: Schema.optionalKey(Schema.Unknown)
+      }),
+      success: CustomiserV3.pipe(HttpApiSchema.status(201))
     })
   )
   .middleware(RequestFailures)
