@@ -38,6 +38,14 @@ export const ApiKeyView = Schema.Struct({
   legacy_wildcard: Schema.Boolean
 }).annotate({ identifier: "IssuedApiKey" })
 
+/** Calls of one deprecated operation by one API key: what removal decisions rest on. */
+export const DeprecatedUsageView = Schema.Struct({
+  api_key_id: Schema.Int,
+  operation: Schema.String,
+  count: Schema.Int,
+  last_seen_at: Schema.String
+}).annotate({ identifier: "DeprecatedUsage" })
+
 /** Platforms are an open set of lowercase slugs (`custom`, `shopify`, `woocommerce`, …). */
 export const Platform = Schema.String.check(
   Schema.isPattern(/^[a-z][a-z0-9_-]{0,39}$/, { expected: "a lowercase platform slug such as custom or shopify" })
@@ -87,6 +95,10 @@ export class OperatorApi extends HttpApiGroup.make("operator")
     HttpApiEndpoint.delete("revokeApiKey", "/api-keys/:key_id", {
       params: { key_id: IdParam },
       success: HttpApiSchema.NoContent
+    }),
+    HttpApiEndpoint.get("deprecatedUsage", "/stores/:store_id/deprecated-usage", {
+      params: { store_id: IdParam },
+      success: Schema.Struct({ data: Schema.Array(DeprecatedUsageView) })
     }),
     HttpApiEndpoint.post("createCustomiser", "/stores/:store_id/customisers", {
       params: { store_id: IdParam },

@@ -4,6 +4,7 @@ import { ValidationFailed } from "../../domain/errors.js"
 import type { Grant } from "../../domain/scopes.js"
 import { Credentials } from "../../services/credentials.js"
 import { Customisers } from "../../services/customisers.js"
+import { DeprecatedUsage } from "../../services/deprecated-usage.js"
 import { Identity } from "../../services/identity.js"
 import { customiserV3Of } from "../../domain/pricing/customiser.js"
 import { decidePricingPutV3 } from "../../domain/pricing/writes.js"
@@ -18,6 +19,7 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
     const identity = yield* Identity
     const credentials = yield* Credentials
     const customisers = yield* Customisers
+    const usage = yield* DeprecatedUsage
     return handlers
       .handle("createCompany", ({ payload }) => identity.createCompany(payload))
       .handle("createStore", ({ payload }) =>
@@ -60,6 +62,14 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
           }
         }).pipe(orRespond))
       .handle("revokeApiKey", ({ params }) => credentials.revoke(params.key_id).pipe(orRespond))
+      .handle("deprecatedUsage", ({ params }) =>
+        Effect.gen(function*() {
+          yield* identity.findStore(params.store_id)
+          const records = yield* usage.forStore(params.store_id)
+          return {
+            data: records.map((record) => ({ ...record, last_seen_at: new Date(record.last_seen_at).toISOString() }))
+          }
+        }).pipe(orRespond))
       .handle("createCustomiser", ({ params, payload }) =>
         Effect.gen(function*() {
           yield* identity.findStore(params.store_id)
