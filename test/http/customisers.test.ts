@@ -113,6 +113,18 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
     })
   })
 
+  it("documents every customiser and pricing operation in the OpenAPI document, with the pricing body schema", async () => {
+    const doc = JSON.parse(await app.handlerText("/api/v3/openapi.json"))
+    const pricingPath = doc.paths["/api/v3/customisers/{customiser_id}/pricing"]
+    expect(Object.keys(pricingPath).sort()).toEqual(expect.arrayContaining(["get", "patch", "put"]))
+    expect(doc.paths["/api/v3/customisers"].get).toBeDefined()
+    expect(doc.paths["/api/v3/customisers/{customiser_id}/pricing/validate"].post).toBeDefined()
+    const ref: string = pricingPath.put.requestBody.content["application/json"].schema.$ref
+    const schema = doc.components.schemas[ref.split("/").pop() ?? ""]
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(["sizes", "base_pricing", "price_lists", "sheet_pricing"]))
+    expect(Object.keys(pricingPath.patch.requestBody.content)).toContain("application/merge-patch+json")
+  })
+
   describe("v3 reads", () => {
     it("pages the collection with limit, cursor, links.next and has_more", async () => {
       const seed = await app.seedStore({ scopes: ["customisers:read"] })
