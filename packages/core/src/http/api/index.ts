@@ -1,12 +1,16 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { OperatorApi } from "./operator.js"
 import { SystemApi } from "./system.js"
+import { V2CustomisersApi } from "./v2-customisers.js"
+import { V3CustomisersApi } from "./v3-customisers.js"
 import { V3StoresApi } from "./v3-stores.js"
 
 /** The whole HTTP contract of signcraft: every group, its schemas and its errors. */
 export class SigncraftApi extends HttpApi.make("signcraft")
   .add(SystemApi)
   .add(V3StoresApi)
+  .add(V3CustomisersApi)
+  .add(V2CustomisersApi)
   .add(OperatorApi)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all" })
   .annotateMerge(OpenApi.annotations({
