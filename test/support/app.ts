@@ -1,5 +1,5 @@
 import { Redacted } from "effect"
-import { makeWebHandler } from "../../packages/core/src/app.js"
+import { type AppOptions, makeWebHandler } from "../../packages/core/src/app.js"
 import { defaultSettings, type ServiceSettings } from "../../packages/core/src/services/settings.js"
 import { layerDatabase, type DatabaseConfig } from "../../packages/core/src/storage/database.js"
 
@@ -15,9 +15,13 @@ export interface TestResponse {
 }
 
 /** The real web handler over a database, with helpers to call it. */
-export const startApp = (database: DatabaseConfig, overrides: Partial<ServiceSettings> = {}) => {
+export const startApp = (
+  database: DatabaseConfig,
+  overrides: Partial<ServiceSettings> = {},
+  appOptions: Omit<AppOptions, "settings"> = {}
+) => {
   const settings = defaultSettings({ environment: "test", operatorToken: Redacted.make(OPERATOR_TOKEN), ...overrides })
-  const app = makeWebHandler({ settings }, layerDatabase(database))
+  const app = makeWebHandler({ ...appOptions, settings }, layerDatabase(database))
   const call = async (
     method: string,
     path: string,
