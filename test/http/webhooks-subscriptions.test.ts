@@ -13,6 +13,8 @@ describe.each(databaseVariants())("webhook subscriptions, catalogue and quotes (
   beforeAll(async () => {
     db = await variant.create()
     app = startApp(db.config, { rateLimitPerKeyPerMinute: 10_000, rateLimitPerIpPerMinute: 100_000 })
+    // Build (and migrate) within the hook's time budget, not the first test's.
+    expect((await app.call("GET", "/healthz")).status).toBe(200)
   })
   afterAll(async () => {
     await app.dispose()

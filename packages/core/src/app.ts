@@ -107,11 +107,16 @@ export const layerApp = (
   )
 }
 
-/** A web-standard handler: `(Request) => Promise<Response>`, and `dispose` to release the database. */
+/**
+ * A web-standard handler: `(Request) => Promise<Response>`, and `dispose` to release the database.
+ * Pass a `memoMap` to share the database layer with other runtimes built from the same map.
+ */
 export const makeWebHandler = (
   options: AppOptions,
-  database: Layer.Layer<SqlClient.SqlClient, unknown>
+  database: Layer.Layer<SqlClient.SqlClient, unknown>,
+  build: { readonly memoMap?: Layer.MemoMap } = {}
 ) =>
   HttpRouter.toWebHandler(layerApp(options, database).pipe(Layer.provide(HttpServer.layerServices)), {
-    disableLogger: true
+    disableLogger: true,
+    ...(build.memoMap === undefined ? {} : { memoMap: build.memoMap })
   })
