@@ -19,11 +19,12 @@ export interface Receiver {
 }
 
 /**
- * Starts a receiver. `answer` picks the status of each request from the request and how many
+ * Starts a receiver on `port` (0: any free port). `answer` picks the status of each request from the request and how many
  * requests with the same `x-webhook-id` came before it (0 on the first); 200 by default.
  */
 export const startReceiver = async (
-  answer: (request: ReceivedDelivery, previousWithSameId: number) => number = () => 200
+  answer: (request: ReceivedDelivery, previousWithSameId: number) => number = () => 200,
+  port = 0
 ): Promise<Receiver> => {
   const received: Array<ReceivedDelivery> = []
   const waiters = new Set<() => void>()
@@ -46,8 +47,8 @@ export const startReceiver = async (
       for (const wake of waiters) wake()
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve))
+  const bound = (server.address() as AddressInfo).port
   const waitFor = (predicate: (received: ReadonlyArray<ReceivedDelivery>) => boolean, timeoutMs = 20_000) =>
     new Promise<void>((resolve, reject) => {
       const check = () => {
@@ -64,7 +65,7 @@ export const startReceiver = async (
       check()
     })
   return {
-    url: (path = "/hook") => `http://127.0.0.1:${port}${path}`,
+    url: (path = "/hook") => `http://127.0.0.1:${bound}${path}`,
     received,
     waitFor,
     close: () =>
