@@ -106,6 +106,8 @@ describe.each(databaseVariants())("webhook delivery to a real receiver ($name da
     // The other Store's subscription got nothing of this Store's events.
     expect(at("/s2/order")).toHaveLength(0)
 
+    // The attempt is recorded just after the receiver answers.
+    await waitForStatus(seed.key, order.id, "delivered")
     const log = await app.call("GET", `/api/v3/webhook-subscriptions/${order.id}/deliveries`, { key: seed.key })
     expect(log.status).toBe(200)
     expect(log.body.data).toHaveLength(1)
