@@ -412,6 +412,20 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
       expect((await read(other.key, theirs.id)).sizes).toEqual([])
     })
 
+    it("a reader never sees half a document while writes replace it", async () => {
+      const seed = await app.seedStore({ scopes: ALL_READS })
+      const { id } = await createCustomiser(seed.storeId)
+      const a = simpleLetterContent()
+      const b = { sizes: [{ name: "Tiny", line_limit: 1 }], price_lists: [], base_pricing: { mode: "included_in_price_lists", rows: [] } }
+      const contentOf = ({ object: _o, pricing_model: _m, pricing_model_display_name: _n, currency: _c, customiser_id: _i, ...rest }: Record<string, unknown>) => rest
+      const writes = Array.from({ length: 8 }, (_, i) => put(seed.key, id, i % 2 === 0 ? a : b))
+      const reads = Array.from({ length: 16 }, () => read(seed.key, id))
+      const [written, seen] = await Promise.all([Promise.all(writes), Promise.all(reads)])
+      expect(written.every((r) => r.status === 200)).toBe(true)
+      const empty = { sizes: [], base_pricing: { mode: "included_in_price_lists", rows: [] }, price_lists: [], sheet_pricing: null }
+      for (const document of seen) expect([a, b, empty]).toContainEqual(contentOf(document))
+    })
+
     it("concurrent PATCHes never lose each other's changes", async () => {
       const seed = await app.seedStore({ scopes: ALL_READS })
       const { id } = await createCustomiser(seed.storeId, { pricing: simpleLetterContent() })
