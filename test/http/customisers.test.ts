@@ -19,6 +19,8 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
   beforeAll(async () => {
     db = await variant.create()
     app = startApp(db.config, { rateLimitPerKeyPerMinute: 10_000, rateLimitPerIpPerMinute: 100_000 })
+    // The first request boots and migrates the database: do it under the hook timeout, not a test's.
+    await app.call("GET", "/healthz")
   })
   afterAll(async () => {
     await app.dispose()
