@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { startApp, type TestResponse } from "../support/app.js"
+import { createCustomiser as makeCustomiser, startApp, type TestResponse } from "../support/app.js"
 import { simpleLetterContent } from "../support/pricing-fixtures.js"
 
 const ALL_READS = ["customisers:read", "pricing:read", "pricing:write"]
@@ -27,17 +27,8 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
     await db.cleanup()
   })
 
-  const createCustomiser = async (storeId: number, overrides: Record<string, unknown> = {}) => {
-    const res = await app.operator("POST", `/stores/${storeId}/customisers`, {
-      name: "Neon letters",
-      product_family: "neon",
-      selection_mode: "single_style",
-      pricing_model: "simple_letter",
-      ...overrides
-    })
-    expect(res.status).toBe(201)
-    return res.body as { id: number; [key: string]: unknown }
-  }
+  const createCustomiser = (storeId: number, overrides: Record<string, unknown> = {}) =>
+    makeCustomiser(app, storeId, overrides)
 
   describe("operator creation", () => {
     it("answers 201 with the v3 customiser, canonical spellings and an integer id", async () => {
@@ -211,9 +202,9 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
   })
 
   describe("v3 pricing writes", () => {
-    const put = (key: string, id: number, body: unknown, idempotencyKey = crypto.randomUUID()) =>
+    const put = (key: string, id: number, body: unknown, idempotencyKey: string = crypto.randomUUID()) =>
       app.call("PUT", `/api/v3/customisers/${id}/pricing`, { key, body, headers: { "idempotency-key": idempotencyKey } })
-    const patch = (key: string, id: number, body: unknown, idempotencyKey = crypto.randomUUID()) =>
+    const patch = (key: string, id: number, body: unknown, idempotencyKey: string = crypto.randomUUID()) =>
       app.call("PATCH", `/api/v3/customisers/${id}/pricing`, {
         key,
         body,
