@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Effect, Exit } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { guardedLookup, postDelivery } from "../src/services/delivery-http.js"
+import { deliveryLookup, postJsonDelivery } from "../src/services/delivery-http.js"
 
 let server: Server
 let base = ""
@@ -36,7 +36,7 @@ afterAll(async () => {
 })
 
 const post = (path: string, environment: "test" | "production" = "test", timeoutMs?: number) =>
-  Effect.runPromiseExit(postDelivery({
+  Effect.runPromiseExit(postJsonDelivery({
     url: `${base}${path}`,
     body: "{\"a\":1}",
     headers: { "x-webhook-topic": "product:created" },
@@ -47,7 +47,7 @@ const post = (path: string, environment: "test" | "production" = "test", timeout
 const failureReason = (exit: Exit.Exit<unknown, { reason: string }>) =>
   Exit.isFailure(exit) ? exit.cause.reasons.map((r) => ("error" in r ? (r.error as { reason: string }).reason : r._tag)) : []
 
-describe("postDelivery", () => {
+describe("postJsonDelivery", () => {
   it("POSTs the JSON body with the given headers and returns the answer", async () => {
     const exit = await post("/ok")
     expect(Exit.isSuccess(exit) && exit.value).toEqual({ status: 200, body: JSON.stringify({ echo: "{\"a\":1}" }) })
@@ -77,7 +77,7 @@ describe("postDelivery", () => {
   it("refuses names resolving to forbidden addresses when connecting, in production only", async () => {
     const resolve = (environment: "test" | "production") =>
       new Promise<string>((done) => {
-        guardedLookup(environment)("localhost", { all: false }, (error, address) => {
+        deliveryLookup(environment)("localhost", { all: false }, (error, address) => {
           done(error === null ? String(address) : (error as { code?: string }).code ?? "error")
         })
       })

@@ -1,147 +1,136 @@
-import { BlockList, isIPv4, isIPv6 } from "node:net"
-import { Result } from "effect"
-import type { Environment } from "../services/settings.js"
+import { isIP } from "node:net"
 
 /**
- * Where the service may send deliveries (integration callbacks, webhooks), operating contract §1:
- * in `production` only HTTPS URLs whose host does not resolve to a loopback, private, link-local
- * or metadata address; in `development` and `test` also plain HTTP on loopback. This module is
- * the pure half (URL shape, address classes); `services/delivery-http.ts` applies the address
- * rule to what DNS answers, at connection time.
+ * Where the service may send HTTP requests on a merchant's behalf (webhook deliveries,
+ * integration callbacks). Operating contract §1: in production only HTTPS, and never to a
+ * loopback, private, link-local or cloud metadata address; in development and test plain HTTP
+ * (loopback included) is allowed so a local receiver can be used.
+ *
+ * This module is pure: {@link checkDeliveryUrl} judges the URL text, {@link isForbiddenAddress}
+ * judges one resolved address. Resolving names is the caller's job, done again at connection
+ * time so a name cannot be re-pointed at an internal address after it was checked.
  */
 
-/** What an IP address is, for the delivery policy. */
-export type AddressClass =
-  | "public"
-  | "loopback"
-  | "private"
-  | "link_local"
-  | "metadata"
-  | "unspecified"
-  | "multicast"
-  | "reserved"
+/** The environments that decide how strict the rule is. */
+export type UrlPolicyEnvironment = "development" | "test" | "production"
 
-const ipv4Ranges: ReadonlyArray<readonly [string, number, AddressClass]> = [
-  ["169.254.169.254", 32, "metadata"],
-  ["100.100.100.200", 32, "metadata"],
-  ["0.0.0.0", 8, "unspecified"],
-  ["127.0.0.0", 8, "loopback"],
-  ["10.0.0.0", 8, "private"],
-  ["172.16.0.0", 12, "private"],
-  ["192.168.0.0", 16, "private"],
-  ["100.64.0.0", 10, "private"],
-  ["169.254.0.0", 16, "link_local"],
-  ["192.0.0.0", 24, "reserved"],
-  ["192.0.2.0", 24, "reserved"],
-  ["198.18.0.0", 15, "reserved"],
-  ["198.51.100.0", 24, "reserved"],
-  ["203.0.113.0", 24, "reserved"],
-  ["224.0.0.0", 4, "multicast"],
-  ["240.0.0.0", 4, "reserved"]
-]
-
-const ipv6Ranges: ReadonlyArray<readonly [string, number, AddressClass]> = [
-  ["fd00:ec2::254", 128, "metadata"],
-  ["::", 128, "unspecified"],
-  ["::1", 128, "loopback"],
-  ["fc00::", 7, "private"],
-  ["fec0::", 10, "private"],
-  ["fe80::", 10, "link_local"],
-  ["ff00::", 8, "multicast"],
-  ["2001:db8::", 32, "reserved"],
-  ["100::", 64, "reserved"]
-]
-
-// One BlockList per class, checked in table order so the most specific class wins.
-const lists = (() => {
-  const byClass: Array<readonly [AddressClass, BlockList]> = []
-  const listFor = (klass: AddressClass) => {
-    const found = byClass.find(([k]) => k === klass)
-    if (found !== undefined) return found[1]
-    const list = new BlockList()
-    byClass.push([klass, list])
-    return list
-  }
-  for (const [address, prefix, klass] of ipv4Ranges) listFor(klass).addSubnet(address, prefix, "ipv4")
-  for (const [address, prefix, klass] of ipv6Ranges) listFor(klass).addSubnet(address, prefix, "ipv6")
-  return byClass
-})()
-
-// IPv4 embedded in IPv6 (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::a.b.c.d) is the IPv4 address.
-const embeddedIpv4 = (address: string): string | undefined => {
-  const match = /^(?:::ffff:|64:ff9b::)(?:0:)?(.+)$/i.exec(address)
-  if (match === null) return undefined
-  const tail = match[1] ?? ""
-  if (isIPv4(tail)) return tail
-  const hex = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(tail)
-  if (hex === null) return undefined
-  const high = Number.parseInt(hex[1] ?? "0", 16)
-  const low = Number.parseInt(hex[2] ?? "0", 16)
-  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`
-}
-
-/** Classifies an IPv4 or IPv6 address literal; anything that is not one is `reserved`. */
-export const classifyAddress = (address: string): AddressClass => {
-  const bare = address.startsWith("[") && address.endsWith("]") ? address.slice(1, -1) : address
-  const family = isIPv4(bare) ? "ipv4" : isIPv6(bare) ? "ipv6" : undefined
-  if (family === undefined) return "reserved"
-  if (family === "ipv6") {
-    const inner = embeddedIpv4(bare)
-    if (inner !== undefined) return classifyAddress(inner)
-  }
-  for (const [klass, list] of lists) if (list.check(bare, family)) return klass
-  return "public"
-}
-
-/** Whether the service may connect to this address in this environment. */
-export const isDeliverableAddress = (address: string, environment: Environment): boolean =>
-  environment !== "production" || classifyAddress(address) === "public"
-
-/** Why a URL cannot be a delivery target; `code` is stable, `detail` is for people. */
+/** Why a delivery URL was refused; `detail` is safe to show to the merchant. */
 export interface DeliveryUrlFault {
-  readonly code: "invalid_url" | "unsupported_scheme" | "https_required" | "credentials_in_url" | "forbidden_address"
+  readonly code: "invalid_url" | "insecure_url" | "forbidden_host"
   readonly detail: string
 }
 
-const LOCAL_NAMES = /(^|\.)localhost\.?$|^metadata\.google\.internal\.?$/i
+// Names that always mean "this machine" or a cloud metadata service, whatever DNS says.
+const FORBIDDEN_NAMES = ["localhost", "metadata", "metadata.google.internal", "metadata.goog", "instance-data"]
 
-const hostOf = (url: URL): string =>
-  url.hostname.startsWith("[") && url.hostname.endsWith("]") ? url.hostname.slice(1, -1) : url.hostname
-
-/** Whether the URL's host is a loopback name or literal (`localhost`, 127.0.0.0/8, ::1). */
-export const isLoopbackHost = (url: URL): boolean => {
-  const host = hostOf(url)
-  return /^localhost\.?$/i.test(host) || classifyAddress(host) === "loopback"
+const parseV4 = (address: string): ReadonlyArray<number> | undefined => {
+  const parts = address.split(".").map(Number)
+  return parts.length === 4 && parts.every((n) => Number.isInteger(n) && n >= 0 && n <= 255) ? parts : undefined
 }
 
-const fault = (code: DeliveryUrlFault["code"], detail: string) => Result.fail<DeliveryUrlFault>({ code, detail })
+const v4Forbidden = (address: string): boolean => {
+  const octets = parseV4(address)
+  if (octets === undefined) return true
+  const [a = 0, b = 0, c = 0] = octets
+  return a === 0 || // "this network", 0.0.0.0
+    a === 10 || // private
+    a === 127 || // loopback
+    (a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT (also Alibaba metadata 100.100.100.200)
+    (a === 169 && b === 254) || // link-local, AWS/GCP/Azure metadata 169.254.169.254
+    (a === 172 && b >= 16 && b <= 31) || // private
+    (a === 192 && b === 0 && c === 0) || // IETF protocol assignments
+    (a === 192 && b === 168) || // private
+    (a === 198 && (b === 18 || b === 19)) || // benchmarking
+    a >= 224 // multicast, reserved, broadcast
+}
+
+// Expands an IPv6 address (possibly with an embedded IPv4 tail) into eight 16-bit groups.
+const v6Groups = (address: string): ReadonlyArray<number> | undefined => {
+  let text = address.toLowerCase().split("%")[0] ?? ""
+  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)
+  if (tail?.[1] !== undefined) {
+    const v4 = parseV4(tail[1])
+    if (v4 === undefined) return undefined
+    const [a = 0, b = 0, c = 0, d = 0] = v4
+    text = `${text.slice(0, -tail[1].length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
+  }
+  const halves = text.split("::")
+  if (halves.length > 2) return undefined
+  const head = halves[0] === "" || halves[0] === undefined ? [] : halves[0].split(":")
+  const rest = halves.length === 2 ? (halves[1] === "" || halves[1] === undefined ? [] : halves[1].split(":")) : []
+  const missing = 8 - head.length - rest.length
+  if (halves.length === 1 ? missing !== 0 : missing < 0) return undefined
+  const groups = [...head, ...Array<string>(Math.max(0, missing)).fill("0"), ...rest].map((g) => Number.parseInt(g, 16))
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined
+}
+
+const v6Forbidden = (address: string): boolean => {
+  const g = v6Groups(address)
+  if (g === undefined) return true
+  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = g
+  const embeddedV4 = `${g6 >> 8}.${g6 & 0xff}.${g7 >> 8}.${g7 & 0xff}`
+  const firstFive = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0
+  if (firstFive && g5 === 0xffff) return v4Forbidden(embeddedV4) // IPv4-mapped
+  if (firstFive && g5 === 0 && g6 === 0 && (g7 === 0 || g7 === 1)) return true // unspecified, loopback
+  if (g0 === 0x64 && g1 === 0xff9b) return v4Forbidden(embeddedV4) // NAT64 of an IPv4 address
+  if (g0 === 0x2002) return v4Forbidden(`${g1 >> 8}.${g1 & 0xff}.${g2 >> 8}.${g2 & 0xff}`) // 6to4
+  return (g0 & 0xfe00) === 0xfc00 || // unique local (AWS metadata fd00:ec2::254 included)
+    (g0 & 0xffc0) === 0xfe80 || // link-local
+    (g0 & 0xffc0) === 0xfec0 || // site-local (deprecated, still routable inside sites)
+    (g0 & 0xff00) === 0xff00 || // multicast
+    (g0 === 0x2001 && g1 === 0x0db8) // documentation
+}
 
 /**
- * Checks a delivery URL's shape for an environment, without DNS: an absolute http(s) URL with
- * no credentials; in production HTTPS whose host is not a local name or a non-public address
- * literal; elsewhere HTTPS anywhere or plain HTTP on loopback. Names are checked again once
- * resolved, when connecting.
+ * Whether a resolved IP address must never receive a delivery in production: loopback, private,
+ * link-local, carrier-grade NAT, metadata, multicast and other non-public ranges, IPv4 and IPv6
+ * (IPv4-mapped and NAT64 forms judged by their IPv4 address). Anything unparseable is forbidden.
  */
-export const checkDeliveryUrl = (raw: string, environment: Environment): Result.Result<URL, DeliveryUrlFault> => {
-  if (!URL.canParse(raw)) return fault("invalid_url", "Must be an absolute URL.")
-  const url = new URL(raw)
+export const isForbiddenAddress = (address: string): boolean => {
+  const family = isIP(address.split("%")[0] ?? "")
+  if (family === 4) return v4Forbidden(address)
+  if (family === 6) return v6Forbidden(address)
+  return true
+}
+
+/** Host of a parsed URL without IPv6 brackets and without a trailing dot. */
+export const hostOf = (url: URL): string => url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase()
+
+/**
+ * Judges a delivery URL's text. Always: an absolute `http` or `https` URL without credentials.
+ * In production also: `https` only, not a forbidden name, and not a literal forbidden address.
+ * (Names are resolved and checked by the caller, at subscription time and again on connect.)
+ */
+export const checkDeliveryUrl = (
+  raw: string,
+  environment: UrlPolicyEnvironment
+): { readonly ok: true; readonly url: URL } | { readonly ok: false; readonly fault: DeliveryUrlFault } => {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return { ok: false, fault: { code: "invalid_url", detail: "Must be an absolute http or https URL." } }
+  }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    return fault("unsupported_scheme", "Must be an https URL.")
+    return { ok: false, fault: { code: "invalid_url", detail: "Must be an absolute http or https URL." } }
   }
   if (url.username !== "" || url.password !== "") {
-    return fault("credentials_in_url", "Must not carry credentials; deliveries are signed instead.")
+    return { ok: false, fault: { code: "invalid_url", detail: "Must not carry credentials; authenticate deliveries with the signature." } }
   }
-  if (environment === "production") {
-    if (url.protocol !== "https:") return fault("https_required", "Must be an https URL in production.")
-    const host = hostOf(url)
-    const literal = isIPv4(host) || isIPv6(host)
-    if (LOCAL_NAMES.test(host) || (literal && classifyAddress(host) !== "public")) {
-      return fault("forbidden_address", "Must not point at a loopback, private, link-local or metadata address.")
+  if (environment !== "production") return { ok: true, url }
+  if (url.protocol !== "https:") {
+    return { ok: false, fault: { code: "insecure_url", detail: "Must use https." } }
+  }
+  const host = hostOf(url)
+  const literal = isIP(host) !== 0
+  if (
+    FORBIDDEN_NAMES.includes(host) || host.endsWith(".localhost") || host.endsWith(".internal") ||
+    (literal && isForbiddenAddress(host)) || (!literal && !host.includes("."))
+  ) {
+    return {
+      ok: false,
+      fault: { code: "forbidden_host", detail: "Must not point at a loopback, private, link-local or metadata address." }
     }
-    return Result.succeed(url)
   }
-  if (url.protocol === "http:" && !isLoopbackHost(url)) {
-    return fault("https_required", "Must be an https URL; plain http is accepted on loopback only.")
-  }
-  return Result.succeed(url)
+  return { ok: true, url }
 }

@@ -2,8 +2,8 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns"
 import { request as httpRequest, type IncomingMessage } from "node:http"
 import { request as httpsRequest } from "node:https"
 import type { LookupFunction } from "node:net"
-import { Data, Effect, Result } from "effect"
-import { checkDeliveryUrl, type DeliveryUrlFault, isDeliverableAddress } from "../domain/delivery-url.js"
+import { Data, Effect } from "effect"
+import { checkDeliveryUrl, type DeliveryUrlFault, isForbiddenAddress } from "../domain/delivery-url.js"
 import type { Environment } from "./settings.js"
 
 /** Why a delivery got no usable answer. `reason` is safe to log and to record per attempt. */
@@ -42,11 +42,11 @@ class ForbiddenAddress extends Error {
  * not reach. Checking here, on the addresses the socket will actually use, closes the gap a
  * check-then-connect would leave to DNS rebinding.
  */
-export const guardedLookup = (environment: Environment): LookupFunction =>
+export const deliveryLookup = (environment: Environment): LookupFunction =>
   (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: ReadonlyArray<LookupAddress>) => {
       if (error !== null) return callback(error, "", 0)
-      const refused = addresses.find((entry) => !isDeliverableAddress(entry.address, environment))
+      const refused = environment === "production" ? addresses.find((entry) => isForbiddenAddress(entry.address)) : undefined
       if (refused !== undefined || addresses.length === 0) {
         return callback(new ForbiddenAddress(`${hostname} resolves to a forbidden address`), "", 0)
       }
@@ -57,7 +57,7 @@ export const guardedLookup = (environment: Environment): LookupFunction =>
   }
 
 const refused = (fault: DeliveryUrlFault) =>
-  new DeliveryFailed({ reason: fault.code === "forbidden_address" ? "forbidden_address" : "refused_url", detail: fault.detail })
+  new DeliveryFailed({ reason: fault.code === "forbidden_host" ? "forbidden_address" : "refused_url", detail: fault.detail })
 
 const readBody = (response: IncomingMessage, limit: number) =>
   new Promise<string | undefined>((resolve, reject) => {
@@ -81,10 +81,10 @@ const readBody = (response: IncomingMessage, limit: number) =>
  * address when connecting; redirects are not followed (a 3xx is just an answer); the whole
  * exchange has a deadline and the answer a size cap.
  */
-export const postDelivery = (delivery: DeliveryRequest): Effect.Effect<DeliveryResponse, DeliveryFailed> => {
+export const postJsonDelivery = (delivery: DeliveryRequest): Effect.Effect<DeliveryResponse, DeliveryFailed> => {
   const checked = checkDeliveryUrl(delivery.url, delivery.environment)
-  if (Result.isFailure(checked)) return Effect.fail(refused(checked.failure))
-  const url = checked.success
+  if (!checked.ok) return Effect.fail(refused(checked.fault))
+  const url = checked.url
   const timeoutMs = delivery.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const limit = delivery.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
   return Effect.callback<DeliveryResponse, DeliveryFailed>((resume) => {
@@ -93,7 +93,7 @@ export const postDelivery = (delivery: DeliveryRequest): Effect.Effect<DeliveryR
     const req = send(url, {
       method: "POST",
       headers: { ...delivery.headers, "content-type": "application/json", "content-length": String(body.length) },
-      lookup: guardedLookup(delivery.environment),
+      lookup: deliveryLookup(delivery.environment),
       agent: false
     })
     const timer = setTimeout(() => {
