@@ -7,6 +7,11 @@ import { layerDocs } from "./http/docs.js"
 import { OperatorHandlers } from "./http/handlers/operator.js"
 import { SystemHandlers } from "./http/handlers/system.js"
 import { V3StoresHandlers } from "./http/handlers/v3-stores.js"
+import { LegacyCommerceHandlers } from "./http/handlers/legacy-commerce.js"
+import { OperatorCommerceHandlers } from "./http/handlers/operator-commerce.js"
+import { StorefrontDesignsHandlers } from "./http/handlers/storefront-designs.js"
+import { V3AnalyticsHandlers } from "./http/handlers/v3-analytics.js"
+import { V3CommerceHandlers } from "./http/handlers/v3-commerce.js"
 import {
   layerApiKeyAuth,
   layerIdempotentWrites,
@@ -25,6 +30,11 @@ import { Identity } from "./services/identity.js"
 import { Outbox } from "./services/outbox.js"
 import { RateLimiter } from "./services/rate-limiter.js"
 import { Settings, type ServiceSettings } from "./services/settings.js"
+import { Analytics } from "./services/analytics.js"
+import { Designs } from "./services/designs.js"
+import { Integrations } from "./services/integrations.js"
+import { Orders } from "./services/orders.js"
+import { Products } from "./services/products.js"
 
 /** The domain services over a `SqlClient`. */
 export const layerServices = Layer.mergeAll(
@@ -37,6 +47,11 @@ export const layerServices = Layer.mergeAll(
   Outbox.layer
 )
 
+// Commerce services: they build on the ones above (and Orders, Designs on each other).
+const layerCommerce = Layer.mergeAll(Orders.layer, Designs.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(Integrations.layer, Products.layer, Analytics.layer))
+)
+
 const layerMiddleware = Layer.mergeAll(
   layerApiKeyAuth,
   layerLegacyApiKeyAuth,
@@ -47,7 +62,16 @@ const layerMiddleware = Layer.mergeAll(
   layerLegacyRequestFailures
 )
 
-const layerHandlers = Layer.mergeAll(SystemHandlers, V3StoresHandlers, OperatorHandlers)
+const layerHandlers = Layer.mergeAll(
+  SystemHandlers,
+  V3StoresHandlers,
+  OperatorHandlers,
+  V3CommerceHandlers,
+  V3AnalyticsHandlers,
+  LegacyCommerceHandlers,
+  OperatorCommerceHandlers,
+  StorefrontDesignsHandlers
+)
 
 /** Options for building the app. */
 export interface AppOptions {
@@ -65,7 +89,11 @@ export const layerApp = (
   database: Layer.Layer<SqlClient.SqlClient, unknown>
 ) => {
   const settings = Layer.succeed(Settings, options.settings)
-  const services = layerServices.pipe(Layer.provideMerge(database), Layer.provideMerge(settings))
+  const services = layerCommerce.pipe(
+    Layer.provideMerge(layerServices),
+    Layer.provideMerge(database),
+    Layer.provideMerge(settings)
+  )
   const api = HttpApiBuilder.layer(SigncraftApi).pipe(
     Layer.provide(layerHandlers),
     Layer.provide(layerMiddleware)
