@@ -4,7 +4,6 @@ import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { makeWebHandler } from "../../packages/core/src/app.js"
 import { verifyWebhook } from "../../packages/core/src/domain/webhooks/signature.js"
-import { Customisers } from "../../packages/core/src/services/customisers.js"
 import { defaultSettings, type ServiceSettings } from "../../packages/core/src/services/settings.js"
 import { layerDatabase, type DatabaseConfig } from "../../packages/core/src/storage/database.js"
 import { OPERATOR_TOKEN, type TestResponse } from "./app.js"
@@ -63,18 +62,17 @@ export const startCommerceApp = async (database: DatabaseConfig, overrides: Part
     return { storeId: store.body.id as number, key: key.body.key as string, keyId: key.body.id as number }
   }
 
-  /** A customiser of the Store. */
-  const seedCustomiser = (storeId: number) =>
-    runtime.runPromise(Effect.gen(function*() {
-      const customisers = yield* Customisers
-      return yield* customisers.create(storeId, {
-        name: "Neon sign",
-        pricing_model: "simple_letter",
-        product_family: "neon",
-        selection_mode: "single_style",
-        active: true
-      })
-    }).pipe(Effect.provide(Customisers.layer))).then((customiser) => customiser.id)
+  /** A customiser of the Store, through the operator API. */
+  const seedCustomiser = async (storeId: number): Promise<number> => {
+    const res = await operator("POST", `/stores/${storeId}/customisers`, {
+      name: "Neon sign",
+      product_family: "neon",
+      selection_mode: "single_style",
+      pricing_model: "simple_letter"
+    })
+    if (res.status !== 201) throw new Error(`customiser not created: ${res.status} ${JSON.stringify(res.body)}`)
+    return res.body.id as number
+  }
 
   const dispose = async () => {
     await app.dispose()

@@ -6,6 +6,8 @@ import { SigncraftApi } from "./http/api/index.js"
 import { layerDocs } from "./http/docs.js"
 import { OperatorHandlers } from "./http/handlers/operator.js"
 import { SystemHandlers } from "./http/handlers/system.js"
+import { V2CustomisersHandlers } from "./http/handlers/v2-customisers.js"
+import { V3CustomisersHandlers } from "./http/handlers/v3-customisers.js"
 import { V3StoresHandlers } from "./http/handlers/v3-stores.js"
 import { LegacyCommerceHandlers } from "./http/handlers/legacy-commerce.js"
 import { OperatorCommerceHandlers } from "./http/handlers/operator-commerce.js"
@@ -65,6 +67,8 @@ const layerMiddleware = Layer.mergeAll(
 const layerHandlers = Layer.mergeAll(
   SystemHandlers,
   V3StoresHandlers,
+  V3CustomisersHandlers,
+  V2CustomisersHandlers,
   OperatorHandlers,
   V3CommerceHandlers,
   V3AnalyticsHandlers,

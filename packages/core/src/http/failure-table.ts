@@ -74,7 +74,9 @@ export const describeFailure = (failure: ApiFailure): FailureDescription =>
       status: 403,
       code: "insufficient_scope",
       title: "Insufficient scope",
-      detail: `This operation needs the scope ${f.required.join(", ")}.`,
+      detail: f.required.length === 1
+        ? `This operation needs the scope ${f.required.join("")}.`
+        : `This operation needs one of the scopes ${f.required.join(", ")}.`,
       requiredScopes: f.required,
       grantedScopes: f.granted
     }))

@@ -1,6 +1,8 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { OperatorApi } from "./operator.js"
 import { SystemApi } from "./system.js"
+import { V2CustomisersApi } from "./v2-customisers.js"
+import { V3CustomisersApi } from "./v3-customisers.js"
 import { V3StoresApi } from "./v3-stores.js"
 import { LegacyCommerceApi } from "./legacy-commerce.js"
 import { OperatorCommerceApi } from "./operator-commerce.js"
@@ -12,6 +14,8 @@ import { V3CommerceApi } from "./v3-commerce.js"
 export class SigncraftApi extends HttpApi.make("signcraft")
   .add(SystemApi)
   .add(V3StoresApi)
+  .add(V3CustomisersApi)
+  .add(V2CustomisersApi)
   .add(OperatorApi)
   .add(V3CommerceApi)
   .add(V3AnalyticsApi)

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { Settings } from "../../services/settings.js"
+import { nextLink } from "../paging.js"
 import { CurrentRequest } from "../request-info.js"
 
 /** The documentation page the v3 envelope links to. */
@@ -13,6 +14,23 @@ export const envelope = <A>(data: A) =>
     return {
       data,
       links: { self: info.selfUrl, documentation: documentationUrl(settings.baseUrl) },
+      meta: { api_version: "v3" as const, request_id: info.requestId }
+    }
+  })
+
+/** Wraps one page of a collection in the v3 collection envelope; `nextCursor` absent on the last page. */
+export const collectionEnvelope = <A>(items: ReadonlyArray<A>, nextCursor: string | undefined) =>
+  Effect.gen(function*() {
+    const settings = yield* Settings
+    const info = yield* CurrentRequest
+    return {
+      data: items,
+      links: {
+        self: info.selfUrl,
+        documentation: documentationUrl(settings.baseUrl),
+        ...(nextCursor === undefined ? {} : { next: nextLink(info.selfUrl, nextCursor) })
+      },
+      pagination: { has_more: nextCursor !== undefined },
       meta: { api_version: "v3" as const, request_id: info.requestId }
     }
   })

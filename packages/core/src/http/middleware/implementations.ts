@@ -19,7 +19,7 @@ import { DeprecatedUsage } from "../../services/deprecated-usage.js"
 import { IdempotencyStore, type StoredResponse } from "../../services/idempotency.js"
 import { RateLimiter } from "../../services/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
-import { DeprecatedOperation, Idempotency, RequiredScope } from "../annotations.js"
+import { acceptedScopes, DeprecatedOperation, Idempotency, RequiredScope } from "../annotations.js"
 import { CurrentRequest } from "../request-info.js"
 import { respondWithFailure } from "../respond.js"
 import { canonicalFingerprint, responseBodyText } from "./body.js"
@@ -84,9 +84,9 @@ const makeApiKeyAuth = Effect.gen(function*() {
             if (admission._tag === "Limited") {
               return yield* new RateLimited({ retryAfter: admission.retryAfterSeconds })
             }
-            const required = Context.get(endpoint.annotations, RequiredScope)
-            if (required !== undefined && !grantAllows(principal.grant, required)) {
-              return yield* new InsufficientScope({ required: [required], granted: grantedScopes(principal.grant) })
+            const accepted = acceptedScopes(Context.get(endpoint.annotations, RequiredScope))
+            if (accepted.length > 0 && !accepted.some((scope) => grantAllows(principal.grant, scope))) {
+              return yield* new InsufficientScope({ required: accepted, granted: grantedScopes(principal.grant) })
             }
             const operation = Context.get(endpoint.annotations, DeprecatedOperation)
             if (operation !== undefined) yield* usage.record(principal.keyId, operation)
