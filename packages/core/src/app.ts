@@ -9,6 +9,11 @@ import { SystemHandlers } from "./http/handlers/system.js"
 import { V2CustomisersHandlers } from "./http/handlers/v2-customisers.js"
 import { V3CustomisersHandlers } from "./http/handlers/v3-customisers.js"
 import { V3StoresHandlers } from "./http/handlers/v3-stores.js"
+import { LegacyCommerceHandlers } from "./http/handlers/legacy-commerce.js"
+import { OperatorCommerceHandlers } from "./http/handlers/operator-commerce.js"
+import { StorefrontDesignsHandlers } from "./http/handlers/storefront-designs.js"
+import { V3AnalyticsHandlers } from "./http/handlers/v3-analytics.js"
+import { V3CommerceHandlers } from "./http/handlers/v3-commerce.js"
 import {
   layerApiKeyAuth,
   layerIdempotentWrites,
@@ -27,6 +32,11 @@ import { Identity } from "./services/identity.js"
 import { Outbox } from "./services/outbox.js"
 import { RateLimiter } from "./services/rate-limiter.js"
 import { Settings, type ServiceSettings } from "./services/settings.js"
+import { Analytics } from "./services/analytics.js"
+import { Designs } from "./services/designs.js"
+import { Integrations } from "./services/integrations.js"
+import { Orders } from "./services/orders.js"
+import { Products } from "./services/products.js"
 
 /** The domain services over a `SqlClient`. */
 export const layerServices = Layer.mergeAll(
@@ -37,6 +47,11 @@ export const layerServices = Layer.mergeAll(
   DeprecatedUsage.layer,
   Customisers.layer,
   Outbox.layer
+)
+
+// Commerce services: they build on the ones above (and Orders, Designs on each other).
+const layerCommerce = Layer.mergeAll(Orders.layer, Designs.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(Integrations.layer, Products.layer, Analytics.layer))
 )
 
 const layerMiddleware = Layer.mergeAll(
@@ -54,7 +69,12 @@ const layerHandlers = Layer.mergeAll(
   V3StoresHandlers,
   V3CustomisersHandlers,
   V2CustomisersHandlers,
-  OperatorHandlers
+  OperatorHandlers,
+  V3CommerceHandlers,
+  V3AnalyticsHandlers,
+  LegacyCommerceHandlers,
+  OperatorCommerceHandlers,
+  StorefrontDesignsHandlers
 )
 
 /** Options for building the app. */
@@ -73,7 +93,11 @@ export const layerApp = (
   database: Layer.Layer<SqlClient.SqlClient, unknown>
 ) => {
   const settings = Layer.succeed(Settings, options.settings)
-  const services = layerServices.pipe(Layer.provideMerge(database), Layer.provideMerge(settings))
+  const services = layerCommerce.pipe(
+    Layer.provideMerge(layerServices),
+    Layer.provideMerge(database),
+    Layer.provideMerge(settings)
+  )
   const api = HttpApiBuilder.layer(SigncraftApi).pipe(
     Layer.provide(layerHandlers),
     Layer.provide(layerMiddleware)

@@ -1,6 +1,7 @@
 import { Migrator } from "effect/sql"
 import foundation from "./0001_foundation.js"
 import customisers from "./0002_customisers.js"
+import commerce from "./0003_commerce.js"
 
 /**
  * Every schema migration, in order. Migrations are Effects compiled into the
@@ -8,5 +9,6 @@ import customisers from "./0002_customisers.js"
  */
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
-  "0002_customisers": customisers
+  "0002_customisers": customisers,
+  "0003_commerce": commerce
 })
