@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pricing } from "../../packages/core/src/index.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { startApp, type TestResponse } from "../support/app.js"
+import { createCustomiser as makeCustomiser, startApp, type TestResponse } from "../support/app.js"
 import { simpleLetterContent, simpleLetterContentV2 } from "../support/pricing-fixtures.js"
 
 const SCOPES = ["customisers:read", "pricing:read", "pricing:write"]
@@ -28,23 +28,16 @@ describe.each(databaseVariants())("v2 customisers and pricing over HTTP ($name d
   beforeAll(async () => {
     db = await variant.create()
     app = startApp(db.config, { rateLimitPerKeyPerMinute: 10_000, rateLimitPerIpPerMinute: 100_000 })
+    // The first request boots and migrates the database: do it under the hook timeout, not a test's.
+    await app.call("GET", "/healthz")
   })
   afterAll(async () => {
     await app.dispose()
     await db.cleanup()
   })
 
-  const createCustomiser = async (storeId: number, overrides: Record<string, unknown> = {}) => {
-    const res = await app.operator("POST", `/stores/${storeId}/customisers`, {
-      name: "Metal",
-      product_family: "metal_cut_out",
-      selection_mode: "per_word",
-      pricing_model: "simple_letter",
-      ...overrides
-    })
-    expect(res.status).toBe(201)
-    return res.body as { id: number; [key: string]: unknown }
-  }
+  const createCustomiser = (storeId: number, overrides: Record<string, unknown> = {}) =>
+    makeCustomiser(app, storeId, { ...{ name: "Metal", product_family: "metal_cut_out", selection_mode: "per_word" }, ...overrides })
   const putV2 = (key: string, id: number, body: unknown) => app.call("PUT", `/api/v2/customisers/${id}/pricing`, { key, body })
   const getV2 = (key: string, id: number) => app.call("GET", `/api/v2/customisers/${id}/pricing`, { key })
   const getV3 = (key: string, id: number) => app.call("GET", `/api/v3/customisers/${id}/pricing`, { key })
@@ -131,7 +124,7 @@ describe.each(databaseVariants())("v2 customisers and pricing over HTTP ($name d
   it("PUT {pricing} replaces the document and a v2 client reads back exactly what it wrote", async () => {
     const seed = await app.seedStore({ scopes: SCOPES })
     const { id } = await createCustomiser(seed.storeId)
-    const written = simpleLetterContentV2()
+    const written: Record<string, unknown> & { sizes: Array<Record<string, unknown>> } = simpleLetterContentV2()
     // Both spellings of each sizing strategy: the canonical value alone cannot tell them apart.
     written.sizes = [
       { ...written.sizes[0], height_strategy: "DYNAMIC" },
@@ -186,7 +179,7 @@ describe.each(databaseVariants())("v2 customisers and pricing over HTTP ($name d
     expectLegacyError(await putV2(seed.key, id, {}), 422)
     expectLegacyError(await putV2(seed.key, id, "{nope"), 400)
 
-    const wrongSpelling = simpleLetterContentV2()
+    const wrongSpelling: Record<string, unknown> & { sizes: Array<Record<string, unknown>> } = simpleLetterContentV2()
     wrongSpelling.sizes[0] = { ...wrongSpelling.sizes[0], height_strategy: "fixed_width" }
     const res = await putV2(seed.key, id, { pricing: wrongSpelling })
     expectLegacyError(res, 422)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { startApp, type TestResponse } from "../support/app.js"
+import { createCustomiser as makeCustomiser, startApp, type TestResponse } from "../support/app.js"
 import { simpleLetterContent } from "../support/pricing-fixtures.js"
 
 const ALL_READS = ["customisers:read", "pricing:read", "pricing:write"]
@@ -19,23 +19,16 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
   beforeAll(async () => {
     db = await variant.create()
     app = startApp(db.config, { rateLimitPerKeyPerMinute: 10_000, rateLimitPerIpPerMinute: 100_000 })
+    // The first request boots and migrates the database: do it under the hook timeout, not a test's.
+    await app.call("GET", "/healthz")
   })
   afterAll(async () => {
     await app.dispose()
     await db.cleanup()
   })
 
-  const createCustomiser = async (storeId: number, overrides: Record<string, unknown> = {}) => {
-    const res = await app.operator("POST", `/stores/${storeId}/customisers`, {
-      name: "Neon letters",
-      product_family: "neon",
-      selection_mode: "single_style",
-      pricing_model: "simple_letter",
-      ...overrides
-    })
-    expect(res.status).toBe(201)
-    return res.body as { id: number; [key: string]: unknown }
-  }
+  const createCustomiser = (storeId: number, overrides: Record<string, unknown> = {}) =>
+    makeCustomiser(app, storeId, overrides)
 
   describe("operator creation", () => {
     it("answers 201 with the v3 customiser, canonical spellings and an integer id", async () => {
@@ -209,9 +202,9 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
   })
 
   describe("v3 pricing writes", () => {
-    const put = (key: string, id: number, body: unknown, idempotencyKey = crypto.randomUUID()) =>
+    const put = (key: string, id: number, body: unknown, idempotencyKey: string = crypto.randomUUID()) =>
       app.call("PUT", `/api/v3/customisers/${id}/pricing`, { key, body, headers: { "idempotency-key": idempotencyKey } })
-    const patch = (key: string, id: number, body: unknown, idempotencyKey = crypto.randomUUID()) =>
+    const patch = (key: string, id: number, body: unknown, idempotencyKey: string = crypto.randomUUID()) =>
       app.call("PATCH", `/api/v3/customisers/${id}/pricing`, {
         key,
         body,
@@ -410,6 +403,20 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
       expectProblem(await put(seed.key, theirs.id, simpleLetterContent()), 404, "not_found")
       expectProblem(await patch(seed.key, theirs.id, {}), 404, "not_found")
       expect((await read(other.key, theirs.id)).sizes).toEqual([])
+    })
+
+    it("a reader never sees half a document while writes replace it", async () => {
+      const seed = await app.seedStore({ scopes: ALL_READS })
+      const { id } = await createCustomiser(seed.storeId)
+      const a = simpleLetterContent()
+      const b = { sizes: [{ name: "Tiny", line_limit: 1 }], price_lists: [], base_pricing: { mode: "included_in_price_lists", rows: [] } }
+      const contentOf = ({ object: _o, pricing_model: _m, pricing_model_display_name: _n, currency: _c, customiser_id: _i, ...rest }: Record<string, unknown>) => rest
+      const writes = Array.from({ length: 8 }, (_, i) => put(seed.key, id, i % 2 === 0 ? a : b))
+      const reads = Array.from({ length: 16 }, () => read(seed.key, id))
+      const [written, seen] = await Promise.all([Promise.all(writes), Promise.all(reads)])
+      expect(written.every((r) => r.status === 200)).toBe(true)
+      const empty = { sizes: [], base_pricing: { mode: "included_in_price_lists", rows: [] }, price_lists: [], sheet_pricing: null }
+      for (const document of seen) expect([a, b, empty]).toContainEqual(contentOf(document))
     })
 
     it("concurrent PATCHes never lose each other's changes", async () => {

@@ -73,3 +73,20 @@ export const startApp = (
   const handlerText = async (path: string) => (await app.handler(new Request(`http://127.0.0.1${path}`))).text()
   return { call, operator, seedStore, handlerText, run, dispose }
 }
+
+/** Creates a customiser through the operator API (a `simple_letter` neon one unless overridden). */
+export const createCustomiser = async (
+  app: ReturnType<typeof startApp>,
+  storeId: number,
+  overrides: Record<string, unknown> = {}
+): Promise<{ readonly id: number; readonly [key: string]: unknown }> => {
+  const res = await app.operator("POST", `/stores/${storeId}/customisers`, {
+    name: "Neon letters",
+    product_family: "neon",
+    selection_mode: "single_style",
+    pricing_model: "simple_letter",
+    ...overrides
+  })
+  if (res.status !== 201) throw new Error(`customiser not created: ${res.status} ${JSON.stringify(res.body)}`)
+  return res.body
+}

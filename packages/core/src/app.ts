@@ -9,6 +9,11 @@ import { SystemHandlers } from "./http/handlers/system.js"
 import { V2CustomisersHandlers } from "./http/handlers/v2-customisers.js"
 import { V3CustomisersHandlers } from "./http/handlers/v3-customisers.js"
 import { V3StoresHandlers } from "./http/handlers/v3-stores.js"
+import { LegacyCommerceHandlers } from "./http/handlers/legacy-commerce.js"
+import { OperatorCommerceHandlers } from "./http/handlers/operator-commerce.js"
+import { StorefrontDesignsHandlers } from "./http/handlers/storefront-designs.js"
+import { V3AnalyticsHandlers } from "./http/handlers/v3-analytics.js"
+import { V3CommerceHandlers } from "./http/handlers/v3-commerce.js"
 import { StorefrontFormsHandlers } from "./http/handlers/storefront-forms.js"
 import { V2WebhooksHandlers } from "./http/handlers/v2-webhooks.js"
 import { V3QuotesHandlers } from "./http/handlers/v3-quotes.js"
@@ -31,6 +36,11 @@ import { Identity } from "./services/identity.js"
 import { Outbox } from "./services/outbox.js"
 import { RateLimiter } from "./services/rate-limiter.js"
 import { Settings, type ServiceSettings } from "./services/settings.js"
+import { Analytics } from "./services/analytics.js"
+import { Designs } from "./services/designs.js"
+import { Integrations } from "./services/integrations.js"
+import { Orders } from "./services/orders.js"
+import { Products } from "./services/products.js"
 import { DeliveryUrlGuard } from "./services/delivery-url-guard.js"
 import { type DeliveryWorkerOptions, layerDeliveryLoop } from "./services/delivery-worker.js"
 import { Quotes } from "./services/quotes.js"
@@ -53,6 +63,11 @@ export const layerServices = Layer.mergeAll(
   Outbox.layer
 )
 
+// Commerce services: they build on the ones above (and Orders, Designs on each other).
+const layerCommerce = Layer.mergeAll(Orders.layer, Designs.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(Integrations.layer, Products.layer, Analytics.layer))
+)
+
 const layerMiddleware = Layer.mergeAll(
   layerApiKeyAuth,
   layerLegacyApiKeyAuth,
@@ -69,6 +84,11 @@ const layerHandlers = Layer.mergeAll(
   V3CustomisersHandlers,
   V2CustomisersHandlers,
   OperatorHandlers,
+  V3CommerceHandlers,
+  V3AnalyticsHandlers,
+  LegacyCommerceHandlers,
+  OperatorCommerceHandlers,
+  StorefrontDesignsHandlers,
   V3WebhooksHandlers,
   V3QuotesHandlers,
   V2WebhooksHandlers,
@@ -93,7 +113,8 @@ export const layerApp = (
   database: Layer.Layer<SqlClient.SqlClient, unknown>
 ) => {
   const settings = Layer.succeed(Settings, options.settings)
-  const services = Layer.mergeAll(layerServices, layerWebhookServices).pipe(
+  const services = layerCommerce.pipe(
+    Layer.provideMerge(Layer.mergeAll(layerServices, layerWebhookServices)),
     Layer.provideMerge(database),
     Layer.provideMerge(settings)
   )

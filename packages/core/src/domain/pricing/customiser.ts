@@ -92,14 +92,15 @@ export const customiserV3Of = (facts: CustomiserFacts): CustomiserV3 => ({
   updated_at: formatTimestampV3(facts.updated_at)
 })
 
-/** The v2 customiser of stored facts (legacy spellings, microsecond timestamps). */
-export const customiserV2Of = (facts: CustomiserFacts): CustomiserV2 => ({
-  customiser_id: facts.id,
-  name: facts.name,
-  price_type: PricingModel.toLegacy(PricingModel.toCanonical(facts.pricing_model).value).value,
-  product: ProductFamily.toLegacy(ProductFamily.toCanonical(facts.product_family).value).value,
-  selection_type: SelectionMode.toLegacy(SelectionMode.toCanonical(facts.selection_mode).value).value,
-  active: facts.active,
-  created_at: formatTimestampV2(facts.created_at),
-  updated_at: formatTimestampV2(facts.updated_at)
-})
+/**
+ * The v2 customiser of stored facts (legacy spellings, microsecond timestamps): the v3 view
+ * translated, with the stored timestamps handed over whole so their microseconds survive.
+ */
+export const customiserV2Of = (facts: CustomiserFacts): CustomiserV2 =>
+  customiserV3ToV2({
+    ...customiserV3Of(facts),
+    created_at: fullTimestamp(facts.created_at),
+    updated_at: fullTimestamp(facts.updated_at)
+  })
+
+const fullTimestamp = (value: Date | string): string => (typeof value === "string" ? value : value.toISOString())
