@@ -5,6 +5,7 @@ import { verifyWebhook } from "../../packages/core/src/domain/webhooks/signature
 import { sampleEventPayload } from "../../packages/core/src/domain/webhooks/topics.js"
 import { Outbox } from "../../packages/core/src/services/outbox.js"
 import { startApp } from "../support/app.js"
+import { startIntegrator } from "../support/commerce.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { jsonOf, type ReceivedDelivery, type Receiver, startReceiver } from "../support/receiver.js"
 
@@ -81,7 +82,7 @@ describe.each(databaseVariants())("webhook delivery to a real receiver ($name da
       if (delivery === undefined) throw new Error(`nothing at ${c.path}`)
       expect(delivery.headers["x-webhook-topic"]).toBe(c.topic)
       expect(delivery.headers["content-type"]).toBe("application/json")
-      expect(delivery.headers["x-webhook-id"]).toMatch(/^whd_\d+$/)
+      expect(delivery.headers["x-webhook-id"]).toMatch(/^evt_\d+$/)
       expect(delivery.headers["x-webhook-timestamp"]).toMatch(/^\d+$/)
       expect(delivery.headers["x-webhook-signature"]).toMatch(/^[0-9a-f]{64}$/)
       expect(verifyWebhook({ rawBody: delivery.rawBody, headers: delivery.headers, secret: c.secret })).toEqual({ ok: true })
@@ -123,6 +124,58 @@ describe.each(databaseVariants())("webhook delivery to a real receiver ($name da
     expect(log.body.data[0].attempts).toEqual([
       { attempt_number: 1, started_at: expect.stringMatching(/Z$/), duration_ms: expect.any(Number), response_status: 200, error: null }
     ])
+  })
+
+  it("delivers the events of real changes: a storefront design and a v3 order", async () => {
+    const integrator = await startIntegrator()
+    try {
+      const seed = await app.seedStore({ scopes: [...SCOPES, "orders:write"] })
+      const product = await subscribe(seed.key, "product:created", "/real/product")
+      const order = await subscribe(seed.key, "order:created", "/real/order")
+      const customiserId = await createCustomiser(seed.storeId)
+      const integration = await app.operator("POST", `/stores/${seed.storeId}/integrations`, { create_product_url: integrator.url })
+      integrator.useSecret(integration.body.signing_secret)
+      const design = await app.call("POST", `/storefront/v1/customisers/${customiserId}/designs`, {
+        body: {
+          integration_id: integration.body.id,
+          title: "OPEN in pink neon",
+          price: 24900,
+          currency: "USD",
+          customisations: [{ key: "text", label: "Text", value: "OPEN" }],
+          product_image_url: "https://cdn.example.com/designs/open.png"
+        }
+      })
+      expect(design.status).toBe(201)
+      const placed = await app.call("POST", "/api/v3/orders", {
+        key: seed.key,
+        body: {
+          integration_id: integration.body.id,
+          store_order_id: "1001",
+          store_order_number: "#1001",
+          total_amount: 24900,
+          currency: "USD",
+          line_items: [{ product_id: design.body.product_id, quantity: 1 }]
+        }
+      })
+      expect(placed.status).toBe(201)
+      await receiver.waitFor(() => at("/real/product").length === 1 && at("/real/order").length === 1)
+
+      const [productDelivery] = at("/real/product")
+      const [orderDelivery] = at("/real/order")
+      if (productDelivery === undefined || orderDelivery === undefined) throw new Error("missing deliveries")
+      expect(verifyWebhook({ rawBody: productDelivery.rawBody, headers: productDelivery.headers, secret: product.secret })).toEqual({ ok: true })
+      expect(verifyWebhook({ rawBody: orderDelivery.rawBody, headers: orderDelivery.headers, secret: order.secret })).toEqual({ ok: true })
+      // The subscription gets the body the integration's create-product URL got, under the same event id.
+      const callback = integrator.calls.at(-1)
+      expect(productDelivery.rawBody.toString("utf8")).toBe(callback?.rawBody)
+      expect(productDelivery.headers["x-webhook-id"]).toBe(callback?.headers["x-webhook-id"])
+      expect(jsonOf(productDelivery).product.product_id).toBe(design.body.product_id)
+      const delivered = jsonOf(orderDelivery).order
+      expect(delivered.external_id).toBe("1001")
+      expect(delivered.products.map((p: { product_id: number }) => p.product_id)).toEqual([design.body.product_id])
+    } finally {
+      await integrator.close()
+    }
   })
 
   it("retries a failing receiver with the same x-webhook-id until it accepts, recording every attempt", async () => {
@@ -196,7 +249,9 @@ describe.each(databaseVariants())("webhook delivery to a real receiver ($name da
     const two = await enqueue(seed.storeId, "product:created", sampleEventPayload("product:created"))
     expect(two.deliveries).toBe(2)
     await receiver.waitFor(() => at("/late").length === 1 && at("/late2").length === 1)
-    expect(at("/late")[0]?.headers["x-webhook-id"]).not.toBe(at("/late2")[0]?.headers["x-webhook-id"])
+    // One event, one id: both subscriptions see the same x-webhook-id.
+    expect(at("/late")[0]?.headers["x-webhook-id"]).toBe(`evt_${two.id}`)
+    expect(at("/late2")[0]?.headers["x-webhook-id"]).toBe(`evt_${two.id}`)
   })
 
   const waitForStatus = async (key: string, subscriptionId: number, status: string, attempts?: number) => {

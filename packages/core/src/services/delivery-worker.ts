@@ -31,8 +31,12 @@ export interface DeliveryWorkerOptions {
   readonly onAttempt?: (claim: ClaimedDelivery, result: AttemptResult) => void
 }
 
-/** The `x-webhook-id` of a delivery: the same on every attempt, retries and redeliveries alike. */
-export const webhookIdOf = (deliveryId: number): string => `whd_${deliveryId}`
+/**
+ * The `x-webhook-id` of an event's deliveries: the same on every attempt, retry and redelivery,
+ * and on every channel the event goes out on (subscriptions and the integration's create-product
+ * call alike), so a receiver deduplicates on it wherever the event reached it.
+ */
+export const webhookIdOf = (eventId: number): string => `evt_${eventId}`
 
 const USER_AGENT = "signcraft-webhooks/1"
 
@@ -71,7 +75,7 @@ export class DeliveryWorker extends Context.Service<DeliveryWorker, {
             const headers = {
               "content-type": "application/json",
               "user-agent": USER_AGENT,
-              "x-webhook-id": webhookIdOf(claim.id),
+              "x-webhook-id": webhookIdOf(claim.eventId),
               "x-webhook-topic": claim.topic,
               ...signatureHeaders(claim.secret, claim.body, new Date())
             }

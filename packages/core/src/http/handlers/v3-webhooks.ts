@@ -31,7 +31,7 @@ const orNull = (value: string | null) => (value === null ? null : formatTimestam
 export const deliveryV3Of = (record: DeliveryRecord) => ({
   object: "webhook_delivery" as const,
   id: record.id,
-  webhook_id: webhookIdOf(record.id),
+  webhook_id: webhookIdOf(record.event_id),
   event_id: record.event_id,
   topic: record.topic,
   status: record.status,
