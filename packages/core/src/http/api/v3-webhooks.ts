@@ -69,6 +69,12 @@ export const WebhookEventTypeV3 = Schema.Struct({
   example: Schema.Record(Schema.String, Schema.Unknown)
 }).annotate({ identifier: "WebhookEventType" })
 
+/** The merge patch of a subscription: RFC 7396's media type, or plain JSON as most clients send. */
+const SubscriptionPatch = Schema.Struct({
+  topic: Schema.optionalKey(WebhookTopicSchema),
+  url: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "WebhookSubscriptionPatch" })
+
 const page = { limit: Schema.optionalKey(Schema.String), cursor: Schema.optionalKey(Schema.String) }
 const subscriptionParams = { webhook_id: Schema.String }
 
@@ -101,7 +107,7 @@ export class V3WebhooksApi extends HttpApiGroup.make("v3Webhooks")
       .annotate(OpenApi.Summary, "One webhook subscription (without its secret)"),
     HttpApiEndpoint.patch("patchSubscription", "/webhook-subscriptions/:webhook_id", {
       params: subscriptionParams,
-      payload: Schema.Struct({ topic: Schema.optionalKey(WebhookTopicSchema), url: Schema.optionalKey(Schema.String) }),
+      payload: [SubscriptionPatch, SubscriptionPatch.pipe(HttpApiSchema.asJson({ contentType: "application/merge-patch+json" }))],
       success: Envelope(WebhookSubscriptionV3)
     })
       .annotate(RequiredScope, "webhooks:write")
