@@ -240,6 +240,30 @@ describe.each(databaseVariants())("webhook delivery to a real receiver ($name da
     expect(rows.map((row) => row.status)).toEqual(["cancelled"])
   })
 
+  it("marks a delivery failed once it has had 8 attempts over 24 hours", async () => {
+    const seed = await app.seedStore({ scopes: SCOPES })
+    const res = await app.call("POST", "/api/v3/webhook-subscriptions", { key: seed.key, body: { topic: "order:created", url: "http://127.0.0.1:1/" } })
+    const id = res.body.data.id
+    await enqueue(seed.storeId, "order:created", sampleEventPayload("order:created"))
+    await waitForAttempts(seed.key, id, 1)
+    // Age the delivery: its 8th attempt is due and its first one was 25 hours ago.
+    await app.run(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`
+        UPDATE webhook_deliveries SET attempt_count = 7, first_attempt_at = now() - interval '25 hours',
+          next_attempt_at = now(), locked_until = NULL
+        WHERE subscription_id = ${id}`
+    }))
+    const failed = await waitForStatus(seed.key, id, "failed")
+    expect(failed.attempt_count).toBeGreaterThanOrEqual(8)
+    expect(failed.next_attempt_at).toBeNull()
+    expect(failed.last_error).toBe("ECONNREFUSED")
+    // A failed delivery stays failed: no further attempts.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const later = (await app.call("GET", `/api/v3/webhook-subscriptions/${id}/deliveries`, { key: seed.key })).body.data[0]
+    expect(later.attempts.length).toBe(failed.attempts.length)
+  })
+
   it("queues deliveries only for subscriptions existing when the event commits", async () => {
     const seed = await app.seedStore({ scopes: SCOPES })
     const none = await enqueue(seed.storeId, "product:created", sampleEventPayload("product:created"))
@@ -254,6 +278,15 @@ describe.each(databaseVariants())("webhook delivery to a real receiver ($name da
     expect(at("/late2")[0]?.headers["x-webhook-id"]).toBe(`evt_${two.id}`)
   })
 
+  const waitForAttempts = async (key: string, subscriptionId: number, count: number) => {
+    const deadline = Date.now() + 20_000
+    for (;;) {
+      const [delivery] = (await app.call("GET", `/api/v3/webhook-subscriptions/${subscriptionId}/deliveries`, { key })).body.data
+      if (delivery !== undefined && delivery.attempts.length >= count) return delivery
+      if (Date.now() > deadline) throw new Error(`fewer than ${count} attempts: ${JSON.stringify(delivery)}`)
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+  }
   const waitForStatus = async (key: string, subscriptionId: number, status: string, attempts?: number) => {
     const deadline = Date.now() + 20_000
     for (;;) {
