@@ -258,6 +258,11 @@ describe.each(databaseVariants())("webhook delivery to a real receiver ($name da
     expect(failed.attempt_count).toBeGreaterThanOrEqual(8)
     expect(failed.next_attempt_at).toBeNull()
     expect(failed.last_error).toBe("ECONNREFUSED")
+    const filtered = (status: string) =>
+      app.call("GET", `/api/v3/webhook-subscriptions/${id}/deliveries?status=${status}`, { key: seed.key })
+    expect((await filtered("failed")).body.data.map((d: { id: number }) => d.id)).toEqual([failed.id])
+    expect((await filtered("pending")).body.data).toEqual([])
+    expect((await filtered("lost")).status).toBe(422)
     // A failed delivery stays failed: no further attempts.
     await new Promise((resolve) => setTimeout(resolve, 200))
     const later = (await app.call("GET", `/api/v3/webhook-subscriptions/${id}/deliveries`, { key: seed.key })).body.data[0]

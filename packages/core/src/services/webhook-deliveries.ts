@@ -90,7 +90,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
   readonly listForSubscription: (
     storeId: number,
     subscriptionId: number,
-    page: { readonly limit: number; readonly beforeId: number | undefined }
+    page: { readonly limit: number; readonly beforeId: number | undefined; readonly status?: string | undefined }
   ) => Effect.Effect<ReadonlyArray<DeliveryRecord>, NotFound>
   /** Queues one more attempt of a delivery now (the same `x-webhook-id`); in-flight ones are left as they are. */
   readonly redeliver: (storeId: number, subscriptionId: number, deliveryId: number) => Effect.Effect<DeliveryRecord, NotFound>
@@ -230,13 +230,14 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
             WHERE d.id = r.id::bigint AND d.claimed_by = ${workerId} AND d.attempt_count = r.attempt::integer
               AND d.status = 'pending'`.pipe(Effect.asVoid)
         },
-        listForSubscription: (storeId, subscriptionId, { limit, beforeId }) =>
+        listForSubscription: (storeId, subscriptionId, { limit, beforeId, status }) =>
           Effect.gen(function*() {
             yield* subscriptionOfStore(storeId, subscriptionId)
             const rows = yield* sql<DeliveryRow>`
               SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
               WHERE d.subscription_id = ${subscriptionId}
               ${beforeId === undefined ? sql`` : sql`AND d.id < ${beforeId}`}
+              ${status === undefined ? sql`` : sql`AND d.status = ${status}`}
               ORDER BY d.id DESC LIMIT ${limit}`.pipe(Effect.orDie)
             return yield* withAttempts(rows).pipe(Effect.orDie)
           }),
