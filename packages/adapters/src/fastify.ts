@@ -41,7 +41,8 @@ export const signcraftFastify = (handler: WebHandler, options: FastifyAdapterOpt
     // Leaving the payload unread keeps it for signcraft (raw bytes for signatures and fingerprints).
     fastify.removeAllContentTypeParsers()
     fastify.addContentTypeParser("*", (_request, _payload, done) => done(null))
-    fastify.all("/*", (request, reply) => {
+    // async: a request that cannot be converted becomes a rejection Fastify answers with a 500.
+    fastify.all("/*", async (request, reply) => {
       const client = abortOnClientClose(reply.raw)
       const url = request.originalUrl ?? request.raw.url ?? "/"
       // Fastify writes a returned web Response itself (status, headers, Set-Cookie, streamed body).

@@ -20,7 +20,7 @@ describeHost({
   name: "Express",
   start: (handler) => startExpress(handler),
   client: { headers: {}, expected: "127.0.0.1" },
-  abortable: true
+  listens: true
 })
 
 describe("Express: mounting", () => {

@@ -24,7 +24,7 @@ describeHost({
   name: "Fastify",
   start: (handler) => startFastify(handler),
   client: { headers: {}, expected: "127.0.0.1" },
-  abortable: true
+  listens: true
 })
 
 describe("Fastify: mounting", () => {

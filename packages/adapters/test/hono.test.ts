@@ -18,5 +18,5 @@ describeHost({
     return { fetch: loopbackFetch(port), port, close: () => closeServer(server) }
   },
   client: { headers: {}, expected: "127.0.0.1" },
-  abortable: true
+  listens: true
 })

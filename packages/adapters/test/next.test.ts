@@ -16,5 +16,5 @@ describeHost({
     return { fetch: fetchRoute, close: async () => {} }
   },
   client: { headers: { "x-forwarded-for": "203.0.113.9, 10.0.0.1" }, expected: "203.0.113.9" },
-  abortable: false
+  listens: false
 })
