@@ -9,6 +9,15 @@ import { SystemHandlers } from "./http/handlers/system.js"
 import { V2CustomisersHandlers } from "./http/handlers/v2-customisers.js"
 import { V3CustomisersHandlers } from "./http/handlers/v3-customisers.js"
 import { V3StoresHandlers } from "./http/handlers/v3-stores.js"
+import { LegacyCommerceHandlers } from "./http/handlers/legacy-commerce.js"
+import { OperatorCommerceHandlers } from "./http/handlers/operator-commerce.js"
+import { StorefrontDesignsHandlers } from "./http/handlers/storefront-designs.js"
+import { V3AnalyticsHandlers } from "./http/handlers/v3-analytics.js"
+import { V3CommerceHandlers } from "./http/handlers/v3-commerce.js"
+import { StorefrontFormsHandlers } from "./http/handlers/storefront-forms.js"
+import { V2WebhooksHandlers } from "./http/handlers/v2-webhooks.js"
+import { V3QuotesHandlers } from "./http/handlers/v3-quotes.js"
+import { V3WebhooksHandlers } from "./http/handlers/v3-webhooks.js"
 import {
   layerApiKeyAuth,
   layerIdempotentWrites,
@@ -27,6 +36,21 @@ import { Identity } from "./services/identity.js"
 import { Outbox } from "./services/outbox.js"
 import { RateLimiter } from "./services/rate-limiter.js"
 import { Settings, type ServiceSettings } from "./services/settings.js"
+import { Analytics } from "./services/analytics.js"
+import { Designs } from "./services/designs.js"
+import { Integrations } from "./services/integrations.js"
+import { Orders } from "./services/orders.js"
+import { Products } from "./services/products.js"
+import { DeliveryUrlGuard } from "./services/delivery-url-guard.js"
+import { type DeliveryWorkerOptions, layerDeliveryLoop } from "./services/delivery-worker.js"
+import { Quotes } from "./services/quotes.js"
+import { WebhookDeliveries } from "./services/webhook-deliveries.js"
+import { WebhookSubscriptions } from "./services/webhook-subscriptions.js"
+
+/** Webhook subscriptions, the delivery queue and quotes (need `Settings` for the URL policy). */
+export const layerWebhookServices = Layer.mergeAll(WebhookSubscriptions.layer, WebhookDeliveries.layer, Quotes.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(DeliveryUrlGuard.layer, Outbox.layer))
+)
 
 /** The domain services over a `SqlClient`. */
 export const layerServices = Layer.mergeAll(
@@ -37,6 +61,11 @@ export const layerServices = Layer.mergeAll(
   DeprecatedUsage.layer,
   Customisers.layer,
   Outbox.layer
+)
+
+// Commerce services: they build on the ones above (and Orders, Designs on each other).
+const layerCommerce = Layer.mergeAll(Orders.layer, Designs.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(Integrations.layer, Products.layer, Analytics.layer))
 )
 
 const layerMiddleware = Layer.mergeAll(
@@ -54,7 +83,16 @@ const layerHandlers = Layer.mergeAll(
   V3StoresHandlers,
   V3CustomisersHandlers,
   V2CustomisersHandlers,
-  OperatorHandlers
+  OperatorHandlers,
+  V3CommerceHandlers,
+  V3AnalyticsHandlers,
+  LegacyCommerceHandlers,
+  OperatorCommerceHandlers,
+  StorefrontDesignsHandlers,
+  V3WebhooksHandlers,
+  V3QuotesHandlers,
+  V2WebhooksHandlers,
+  StorefrontFormsHandlers
 )
 
 /** Options for building the app. */
@@ -62,6 +100,8 @@ export interface AppOptions {
   readonly settings: ServiceSettings
   /** Receives one line per request; defaults to discarding them. */
   readonly log?: RequestLogger
+  /** When given, the app also runs a webhook delivery worker for as long as it lives. */
+  readonly deliveryWorker?: DeliveryWorkerOptions
 }
 
 /**
@@ -73,21 +113,31 @@ export const layerApp = (
   database: Layer.Layer<SqlClient.SqlClient, unknown>
 ) => {
   const settings = Layer.succeed(Settings, options.settings)
-  const services = layerServices.pipe(Layer.provideMerge(database), Layer.provideMerge(settings))
+  const services = layerCommerce.pipe(
+    Layer.provideMerge(Layer.mergeAll(layerServices, layerWebhookServices)),
+    Layer.provideMerge(database),
+    Layer.provideMerge(settings)
+  )
   const api = HttpApiBuilder.layer(SigncraftApi).pipe(
     Layer.provide(layerHandlers),
     Layer.provide(layerMiddleware)
   )
-  return Layer.mergeAll(api, layerDocs, layerRouterMiddleware(options.log ?? (() => {}))).pipe(
+  const worker = options.deliveryWorker === undefined ? Layer.empty : layerDeliveryLoop(options.deliveryWorker)
+  return Layer.mergeAll(api, layerDocs, layerRouterMiddleware(options.log ?? (() => {})), worker).pipe(
     Layer.provideMerge(services)
   )
 }
 
-/** A web-standard handler: `(Request) => Promise<Response>`, and `dispose` to release the database. */
+/**
+ * A web-standard handler: `(Request) => Promise<Response>`, and `dispose` to release the database.
+ * Pass a `memoMap` to share the database layer with other runtimes built from the same map.
+ */
 export const makeWebHandler = (
   options: AppOptions,
-  database: Layer.Layer<SqlClient.SqlClient, unknown>
+  database: Layer.Layer<SqlClient.SqlClient, unknown>,
+  build: { readonly memoMap?: Layer.MemoMap } = {}
 ) =>
   HttpRouter.toWebHandler(layerApp(options, database).pipe(Layer.provide(HttpServer.layerServices)), {
-    disableLogger: true
+    disableLogger: true,
+    ...(build.memoMap === undefined ? {} : { memoMap: build.memoMap })
   })
