@@ -24,6 +24,18 @@ export const CurrentRequest = Context.Reference<RequestInfo>("signcraft/CurrentR
   defaultValue: () => ({ requestId: newRequestId(), generation: "system", selfUrl: "", clientIp: "unknown" })
 })
 
+/**
+ * The client's address when the host knows it but the request cannot carry it (a web
+ * `Request` has no socket). Adapters pass it as the web handler's second argument, so the
+ * per-IP quotas count each client apart instead of all in one "unknown" bucket.
+ */
+export const ClientAddress = Context.Reference<string | undefined>("signcraft/ClientAddress", {
+  defaultValue: () => undefined
+})
+
+/** The context to pass as the web handler's second argument: `handler(request, clientAddressContext(ip))`. */
+export const clientAddressContext = (address: string): Context.Context<never> => Context.make(ClientAddress, address)
+
 const LEGACY_PREFIXES = ["/api/v2/", "/api/orders", "/api/customisers/"]
 
 /** Tells the generation of a request from its path. */

@@ -6,7 +6,7 @@ import { Settings } from "../services/settings.js"
 import { deprecationHeaders } from "./deprecation.js"
 import { describeFailure, type FailureDescription } from "./failure-table.js"
 import { classifyRequestError } from "./middleware/request-failures.js"
-import { CurrentRequest, generationOf, newRequestId, type RequestInfo } from "./request-info.js"
+import { ClientAddress, CurrentRequest, generationOf, newRequestId, type RequestInfo } from "./request-info.js"
 import { renderFailure } from "./respond.js"
 
 /** Where request log lines go; the server writes them to stdout as JSON. */
@@ -52,13 +52,14 @@ export const layerRouterMiddleware = (log: RequestLogger) =>
         Effect.gen(function*() {
           const startedAt = performance.now()
           const request = yield* HttpServerRequest.HttpServerRequest
+          const hostAddress = yield* ClientAddress
           const queryAt = request.url.indexOf("?")
           const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt)
           const info: RequestInfo = {
             requestId: newRequestId(),
             generation: generationOf(pathname),
             selfUrl: settings.baseUrl + request.url,
-            clientIp: Option.getOrElse(request.remoteAddress, () => "unknown")
+            clientIp: Option.getOrElse(request.remoteAddress, () => hostAddress ?? "unknown")
           }
           const declaredLength = Number(request.headers["content-length"] ?? "0")
           const response = declaredLength > settings.maxBodyBytes
