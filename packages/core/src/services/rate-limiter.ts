@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 
 /** The outcome of asking a quota for one request. */
@@ -6,9 +6,13 @@ export type Admission =
   | { readonly _tag: "Admitted" }
   | { readonly _tag: "Limited"; readonly retryAfterSeconds: number }
 
-// Leases are never larger than this, nor than an eighth of what is left of the window,
-// so tokens parked in an idle process stay few as the window fills up.
-const MAX_LEASE = 32
+// Leases are never larger than an eighth of what is left of the window, so tokens parked
+// in an idle process stay few as the window fills up; nor larger than 32 tokens or a
+// 256th of the limit, whichever is more. The second bound keeps the usual quotas (up to
+// 8192 a minute) at 32-token leases, while a very large quota is not paid for with a
+// database round trip every 32 requests.
+const MIN_LEASE_CAP = 32
+const LEASE_SHARE_OF_LIMIT = 256
 const LEASE_FRACTION = 8
 
 interface WindowState {
@@ -16,6 +20,11 @@ interface WindowState {
   tokens: number
   exhausted: boolean
   lease: number
+  /**
+   * One lease at a time per bucket: requests that find no token wait for the lease in
+   * flight and spend its tokens, rather than each leasing a batch of its own.
+   */
+  readonly gate: Semaphore.Semaphore
 }
 
 /**
@@ -48,32 +57,39 @@ export class RateLimiter extends Context.Service<RateLimiter, {
           WHERE rate_limit_windows.used + ${amount} <= ${limit}
           RETURNING used`.pipe(Effect.orDie, Effect.map((rows) => rows[0]?.used))
 
-      const nextLease = (limit: number, used: number) =>
-        Math.max(1, Math.min(MAX_LEASE, Math.floor((limit - used) / LEASE_FRACTION)))
+      const nextLease = (limit: number, used: number) => {
+        const cap = Math.max(MIN_LEASE_CAP, Math.floor(limit / LEASE_SHARE_OF_LIMIT))
+        return Math.max(1, Math.min(cap, Math.floor((limit - used) / LEASE_FRACTION)))
+      }
 
       const stateFor = (bucket: string, windowStart: number, limit: number): WindowState => {
         const current = windows.get(bucket)
         if (current !== undefined && current.windowStart === windowStart) return current
-        const fresh: WindowState = { windowStart, tokens: 0, exhausted: false, lease: nextLease(limit, 0) }
+        const fresh: WindowState = {
+          windowStart,
+          tokens: 0,
+          exhausted: false,
+          lease: nextLease(limit, 0),
+          gate: Semaphore.makeUnsafe(1)
+        }
         windows.set(bucket, fresh)
         return fresh
       }
 
-      const take = (bucket: string, limit: number, windowSeconds: number) =>
+      const admitted: Effect.Effect<Admission> = Effect.succeed({ _tag: "Admitted" })
+
+      // Asks the database for a lease once this process's tokens for the window are spent.
+      const leaseOrLimit = (bucket: string, state: WindowState, limit: number, retryAfterSeconds: number) =>
         Effect.gen(function*() {
-          const now = yield* Clock.currentTimeMillis
-          const windowMs = windowSeconds * 1000
-          const windowStart = Math.floor(now / windowMs) * windowMs
-          const retryAfterSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000))
-          const state = stateFor(bucket, windowStart, limit)
+          // A lease that finished while this request waited at the gate may have left tokens.
           if (state.tokens > 0) {
             state.tokens -= 1
             return { _tag: "Admitted" } as const
           }
-          if (state.exhausted || limit < 1) return { _tag: "Limited", retryAfterSeconds } as const
+          if (state.exhausted) return { _tag: "Limited", retryAfterSeconds } as const
           // All-or-nothing leases: try the planned size, then a single token.
           for (const amount of state.lease > 1 ? [Math.min(state.lease, limit), 1] : [1]) {
-            const used = yield* lease(bucket, windowStart, amount, limit)
+            const used = yield* lease(bucket, state.windowStart, amount, limit)
             if (used !== undefined) {
               state.tokens += amount - 1
               state.lease = nextLease(limit, used)
@@ -82,6 +98,23 @@ export class RateLimiter extends Context.Service<RateLimiter, {
           }
           state.exhausted = true
           return { _tag: "Limited", retryAfterSeconds } as const
+        })
+
+      // Most requests spend a token this process already holds: that path is synchronous
+      // and allocates nothing but the bucket name the caller built.
+      const take = (bucket: string, limit: number, windowSeconds: number) =>
+        Clock.clockWith((clock) => {
+          const now = clock.currentTimeMillisUnsafe()
+          const windowMs = windowSeconds * 1000
+          const windowStart = Math.floor(now / windowMs) * windowMs
+          const state = stateFor(bucket, windowStart, limit)
+          if (state.tokens > 0) {
+            state.tokens -= 1
+            return admitted
+          }
+          const retryAfterSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000))
+          if (state.exhausted || limit < 1) return Effect.succeed<Admission>({ _tag: "Limited", retryAfterSeconds })
+          return state.gate.withPermits(1)(leaseOrLimit(bucket, state, limit, retryAfterSeconds))
         })
 
       const cooldown = (bucket: string, intervalSeconds: number) =>
