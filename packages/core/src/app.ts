@@ -1,4 +1,4 @@
-import { Layer } from "effect"
+import { Context, Effect, Layer, Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
@@ -7,6 +7,7 @@ import { layerDocs } from "./http/docs.js"
 import { OperatorHandlers } from "./http/handlers/operator.js"
 import { SystemHandlers } from "./http/handlers/system.js"
 import { V3StoresHandlers } from "./http/handlers/v3-stores.js"
+import { ApiKeyAuth, RequestFailures } from "./http/middleware/definitions.js"
 import {
   layerApiKeyAuth,
   layerIdempotentWrites,
@@ -43,7 +44,27 @@ const layerMiddleware = Layer.mergeAll(
   layerLegacyRequestFailures
 )
 
-const layerHandlers = Layer.mergeAll(SystemHandlers, V3StoresHandlers, OperatorHandlers)
+/**
+ * Builds a layer in a context holding only `keys`. HttpApiBuilder keeps the whole
+ * context a handler group was built in and merges it into every request of the group
+ * (a copy of each entry per request), so the busiest group is built with just what its
+ * handlers and middleware use. A key left out fails the build at start-up.
+ */
+const layerInNarrowContext = <ROut, E, RIn>(
+  layer: Layer.Layer<ROut, E, RIn>,
+  keys: ReadonlyArray<Context.Key<RIn, unknown>>
+): Layer.Layer<ROut, E, RIn> =>
+  Layer.effectContext(Effect.gen(function*() {
+    const scope = yield* Scope.Scope
+    const narrowed = Context.pick(...keys)(yield* Effect.context<RIn>())
+    return yield* Layer.buildWithScope(layer, scope).pipe(Effect.updateContext((_: Context.Context<never>) => narrowed))
+  }))
+
+const layerHandlers = Layer.mergeAll(
+  SystemHandlers,
+  layerInNarrowContext(V3StoresHandlers, [Identity, Settings, ApiKeyAuth, RequestFailures]),
+  OperatorHandlers
+)
 
 /** Options for building the app. */
 export interface AppOptions {

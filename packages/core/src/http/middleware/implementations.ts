@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Clock, Context, Effect, Layer, Redacted } from "effect"
 import type { Types } from "effect"
 import { type HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
@@ -98,6 +98,10 @@ const makeApiKeyAuth = Effect.gen(function*() {
     return read
   }
 
+  const isDiagnostic = (principal: ApiKeyPrincipal, request: HttpServerRequest.HttpServerRequest) =>
+    settings.environment !== "production" && principal.mode === "test" &&
+    request.headers[DIAGNOSTIC_HEADER]?.toLowerCase() === "true"
+
   // The checks after the key is known: its quota (or the diagnostic bucket), the
   // endpoint's scope, deprecated-usage counting, then the endpoint itself.
   const admit = (
@@ -106,9 +110,7 @@ const makeApiKeyAuth = Effect.gen(function*() {
     request: HttpServerRequest.HttpServerRequest,
     endpointRules: EndpointRules
   ) => {
-    const diagnostic = settings.environment !== "production" && principal.mode === "test" &&
-      request.headers[DIAGNOSTIC_HEADER]?.toLowerCase() === "true"
-    const admission = diagnostic
+    const admission = isDiagnostic(principal, request)
       ? limiter.cooldown(`diagnostic:${principal.keyId}`, 5)
       : limiter.take(`key:${principal.keyId}`, settings.rateLimitPerKeyPerMinute, 60)
     return Effect.flatMap(admission, (admitted): Served<HttpRouter.Provided> => {
@@ -122,22 +124,59 @@ const makeApiKeyAuth = Effect.gen(function*() {
     })
   }
 
+  // The same checks as `checked` below, for the common case where every answer is held
+  // in this process: a spare token of the client's IP, a key verified within the cache
+  // bound, a spare token of the key. Then no effect is built for the checks at all.
+  const heldAdmission = (
+    info: RequestInfo,
+    presented: string,
+    request: HttpServerRequest.HttpServerRequest,
+    endpointRules: EndpointRules,
+    now: number
+  ): ApiKeyPrincipal | undefined => {
+    if (presented === "") return undefined
+    const principal = credentials.verifiedUnsafe(presented, now)
+    if (principal === undefined || isDiagnostic(principal, request)) return undefined
+    const { required, operation } = endpointRules
+    if (operation !== undefined || (required !== undefined && !grantAllows(principal.grant, required))) return undefined
+    // The IP token is spent only when the key's is known to be held too, so that
+    // falling back to the full checks never spends a token twice.
+    const ipBucket = `ip:${info.clientIp}`
+    const keyBucket = `key:${principal.keyId}`
+    if (!limiter.holdsToken(ipBucket, 60, now) || !limiter.holdsToken(keyBucket, 60, now)) return undefined
+    limiter.takeHeldUnsafe(ipBucket, settings.rateLimitPerIpPerMinute, 60, now)
+    limiter.takeHeldUnsafe(keyBucket, settings.rateLimitPerKeyPerMinute, 60, now)
+    return principal
+  }
+
   // Written as a chain rather than a generator: this runs on nearly every request.
+  const checked = (
+    httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, CurrentPrincipal>,
+    info: RequestInfo,
+    presented: string,
+    request: HttpServerRequest.HttpServerRequest,
+    endpointRules: EndpointRules
+  ): Served<HttpRouter.Provided> =>
+    Effect.flatMap(perIpQuota(limiter, settings, info), () => {
+      if (presented === "") return Effect.fail(new MissingCredential({ kind: "api_key" }))
+      return Effect.flatMap(credentials.verify(presented), (principal) => admit(httpEffect, principal, request, endpointRules))
+    })
+
   const middleware: ApiKeyMiddleware = {
     apiKey: (httpEffect, { credential, endpoint }) =>
       guarded(
-        Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>): Served<HttpRouter.Provided> => {
-          const info = Context.get(context, CurrentRequest)
-          const request = Context.get(context, HttpServerRequest.HttpServerRequest)
-          return Effect.flatMap(perIpQuota(limiter, settings, info), () => {
+        Clock.clockWith((clock) =>
+          Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>): Served<HttpRouter.Provided> => {
+            const info = Context.get(context, CurrentRequest)
+            const request = Context.get(context, HttpServerRequest.HttpServerRequest)
             const presented = Redacted.value(credential)
-            if (presented === "") return Effect.fail(new MissingCredential({ kind: "api_key" }))
-            return Effect.flatMap(
-              credentials.verify(presented),
-              (principal) => admit(httpEffect, principal, request, rulesOf(endpoint))
-            )
+            const endpointRules = rulesOf(endpoint)
+            const principal = heldAdmission(info, presented, request, endpointRules, clock.currentTimeMillisUnsafe())
+            return principal === undefined
+              ? checked(httpEffect, info, presented, request, endpointRules)
+              : Effect.provideService(httpEffect, CurrentPrincipal, principal)
           })
-        }),
+        ),
         settings
       )
   }
