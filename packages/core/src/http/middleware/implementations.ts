@@ -222,7 +222,17 @@ export const layerPublicAccess = Layer.effect(
     const limiter = yield* RateLimiter
     return (httpEffect) =>
       guarded(
-        Effect.flatMap(Effect.service(CurrentRequest), (info) => Effect.andThen(perIpQuota(limiter, settings, info), httpEffect)),
+        Clock.clockWith((clock) =>
+          Effect.flatMap(Effect.service(CurrentRequest), (info) => {
+            // A token this process holds admits the request without building the quota effect.
+            const bucket = `ip:${info.clientIp}`
+            const now = clock.currentTimeMillisUnsafe()
+            const held = limiter.holdsToken(bucket, 60, now)
+              ? limiter.takeHeldUnsafe(bucket, settings.rateLimitPerIpPerMinute, 60, now)
+              : undefined
+            return held?._tag === "Admitted" ? httpEffect : Effect.andThen(perIpQuota(limiter, settings, info), httpEffect)
+          })
+        ),
         settings
       )
   })
