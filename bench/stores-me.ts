@@ -12,7 +12,7 @@
  * Loopback only. Tunable: BENCH_ROUNDS (3), BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2).
  */
 import { mkdtempSync, rmSync } from "node:fs"
-import { availableParallelism, loadavg, tmpdir } from "node:os"
+import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { PgClient } from "@effect/sql-pg"
 import autocannon from "autocannon"
@@ -229,7 +229,7 @@ const main = async () => {
   const loads = [...samples.values()].flat().map((sample) => sample.load)
   console.log(
     `\nload average (1 min) during the runs: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}` +
-      ` on ${availableParallelism()} CPUs; above about 2 the machine is busy with other work and the figures are noisy`
+      ` on ${cpus().length} CPUs; above about 2 the machine is busy with other work and the figures are noisy`
   )
   const failed = [...samples.values()].flat().reduce((sum, sample) => sum + sample.failures, 0)
   if (failed > 0) console.log(`\nwarning: ${failed} requests failed or were not 2xx; the figures are suspect`)
