@@ -1,5 +1,5 @@
 import { Context } from "effect"
-import { randomBase62 } from "../domain/api-key.js"
+import { randomBase62Pooled } from "../domain/api-key.js"
 
 /** Which wire conventions a request's path selects. */
 export type Generation = "v3" | "legacy" | "operator" | "storefront" | "system"
@@ -14,7 +14,7 @@ export interface RequestInfo {
 }
 
 /** A fresh request id, `req_` and 24 base62 characters. */
-export const newRequestId = (): string => `req_${randomBase62(24)}`
+export const newRequestId = (): string => `req_${randomBase62Pooled(24)}`
 
 /**
  * The request being served. The router middleware provides it for every request; it is
