@@ -1,4 +1,4 @@
-import { Layer } from "effect"
+import { Context, Effect, Layer, Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
@@ -18,6 +18,7 @@ import { StorefrontFormsHandlers } from "./http/handlers/storefront-forms.js"
 import { V2WebhooksHandlers } from "./http/handlers/v2-webhooks.js"
 import { V3QuotesHandlers } from "./http/handlers/v3-quotes.js"
 import { V3WebhooksHandlers } from "./http/handlers/v3-webhooks.js"
+import { ApiKeyAuth, RequestFailures } from "./http/middleware/definitions.js"
 import {
   layerApiKeyAuth,
   layerIdempotentWrites,
@@ -78,9 +79,25 @@ const layerMiddleware = Layer.mergeAll(
   layerLegacyRequestFailures
 )
 
+/**
+ * Builds a layer in a context holding only `keys`. HttpApiBuilder keeps the whole
+ * context a handler group was built in and merges it into every request of the group
+ * (a copy of each entry per request), so the busiest group is built with just what its
+ * handlers and middleware use. A key left out fails the build at start-up.
+ */
+const layerInNarrowContext = <ROut, E, RIn>(
+  layer: Layer.Layer<ROut, E, RIn>,
+  keys: ReadonlyArray<Context.Key<RIn, unknown>>
+): Layer.Layer<ROut, E, RIn> =>
+  Layer.effectContext(Effect.gen(function*() {
+    const scope = yield* Scope.Scope
+    const narrowed = Context.pick(...keys)(yield* Effect.context<RIn>())
+    return yield* Layer.buildWithScope(layer, scope).pipe(Effect.updateContext((_: Context.Context<never>) => narrowed))
+  }))
+
 const layerHandlers = Layer.mergeAll(
   SystemHandlers,
-  V3StoresHandlers,
+  layerInNarrowContext(V3StoresHandlers, [Identity, Settings, ApiKeyAuth, RequestFailures]),
   V3CustomisersHandlers,
   V2CustomisersHandlers,
   OperatorHandlers,
