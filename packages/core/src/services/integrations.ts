@@ -18,7 +18,7 @@ export interface IntegrationRecord {
   readonly created_at: string
 }
 
-/** Why an integration named in a request cannot be used. */
+/** How a request may use an integration it names: whatever its state, or only while enabled. */
 export type IntegrationUse = "any" | "enabled"
 
 interface IntegrationRow extends Omit<IntegrationRecord, "id" | "store_id"> {
