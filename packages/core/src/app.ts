@@ -14,6 +14,10 @@ import { OperatorCommerceHandlers } from "./http/handlers/operator-commerce.js"
 import { StorefrontDesignsHandlers } from "./http/handlers/storefront-designs.js"
 import { V3AnalyticsHandlers } from "./http/handlers/v3-analytics.js"
 import { V3CommerceHandlers } from "./http/handlers/v3-commerce.js"
+import { StorefrontFormsHandlers } from "./http/handlers/storefront-forms.js"
+import { V2WebhooksHandlers } from "./http/handlers/v2-webhooks.js"
+import { V3QuotesHandlers } from "./http/handlers/v3-quotes.js"
+import { V3WebhooksHandlers } from "./http/handlers/v3-webhooks.js"
 import {
   layerApiKeyAuth,
   layerIdempotentWrites,
@@ -37,6 +41,16 @@ import { Designs } from "./services/designs.js"
 import { Integrations } from "./services/integrations.js"
 import { Orders } from "./services/orders.js"
 import { Products } from "./services/products.js"
+import { DeliveryUrlGuard } from "./services/delivery-url-guard.js"
+import { type DeliveryWorkerOptions, layerDeliveryLoop } from "./services/delivery-worker.js"
+import { Quotes } from "./services/quotes.js"
+import { WebhookDeliveries } from "./services/webhook-deliveries.js"
+import { WebhookSubscriptions } from "./services/webhook-subscriptions.js"
+
+/** Webhook subscriptions, the delivery queue and quotes (need `Settings` for the URL policy). */
+export const layerWebhookServices = Layer.mergeAll(WebhookSubscriptions.layer, WebhookDeliveries.layer, Quotes.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(DeliveryUrlGuard.layer, Outbox.layer))
+)
 
 /** The domain services over a `SqlClient`. */
 export const layerServices = Layer.mergeAll(
@@ -74,7 +88,11 @@ const layerHandlers = Layer.mergeAll(
   V3AnalyticsHandlers,
   LegacyCommerceHandlers,
   OperatorCommerceHandlers,
-  StorefrontDesignsHandlers
+  StorefrontDesignsHandlers,
+  V3WebhooksHandlers,
+  V3QuotesHandlers,
+  V2WebhooksHandlers,
+  StorefrontFormsHandlers
 )
 
 /** Options for building the app. */
@@ -82,6 +100,8 @@ export interface AppOptions {
   readonly settings: ServiceSettings
   /** Receives one line per request; defaults to discarding them. */
   readonly log?: RequestLogger
+  /** When given, the app also runs a webhook delivery worker for as long as it lives. */
+  readonly deliveryWorker?: DeliveryWorkerOptions
 }
 
 /**
@@ -94,7 +114,7 @@ export const layerApp = (
 ) => {
   const settings = Layer.succeed(Settings, options.settings)
   const services = layerCommerce.pipe(
-    Layer.provideMerge(layerServices),
+    Layer.provideMerge(Layer.mergeAll(layerServices, layerWebhookServices)),
     Layer.provideMerge(database),
     Layer.provideMerge(settings)
   )
@@ -102,16 +122,22 @@ export const layerApp = (
     Layer.provide(layerHandlers),
     Layer.provide(layerMiddleware)
   )
-  return Layer.mergeAll(api, layerDocs, layerRouterMiddleware(options.log ?? (() => {}))).pipe(
+  const worker = options.deliveryWorker === undefined ? Layer.empty : layerDeliveryLoop(options.deliveryWorker)
+  return Layer.mergeAll(api, layerDocs, layerRouterMiddleware(options.log ?? (() => {})), worker).pipe(
     Layer.provideMerge(services)
   )
 }
 
-/** A web-standard handler: `(Request) => Promise<Response>`, and `dispose` to release the database. */
+/**
+ * A web-standard handler: `(Request) => Promise<Response>`, and `dispose` to release the database.
+ * Pass a `memoMap` to share the database layer with other runtimes built from the same map.
+ */
 export const makeWebHandler = (
   options: AppOptions,
-  database: Layer.Layer<SqlClient.SqlClient, unknown>
+  database: Layer.Layer<SqlClient.SqlClient, unknown>,
+  build: { readonly memoMap?: Layer.MemoMap } = {}
 ) =>
   HttpRouter.toWebHandler(layerApp(options, database).pipe(Layer.provide(HttpServer.layerServices)), {
-    disableLogger: true
+    disableLogger: true,
+    ...(build.memoMap === undefined ? {} : { memoMap: build.memoMap })
   })

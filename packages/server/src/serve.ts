@@ -44,7 +44,9 @@ export const layerServer = (config: ServerConfig, options: ServeOptions = {}) =>
   // One layer value, used twice below: layers are memoised by identity, so the app
   // reuses the database that was built (and migrated) before the listener opened.
   const database = layerDatabase(config.database)
-  const app = layerApp({ settings: config.settings, log: requestLogger(output) }, database)
+  // The app also runs the webhook delivery worker; it stops with the app, after the batch in hand.
+  const log = requestLogger(output)
+  const app = layerApp({ settings: config.settings, log, deliveryWorker: { log } }, database)
   // Some handlers read the settings per request, from the serving context rather than
   // from the app's build: give them the same value.
   const routes = HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(

@@ -9,6 +9,10 @@ import { OperatorCommerceApi } from "./operator-commerce.js"
 import { StorefrontDesignsApi } from "./storefront-designs.js"
 import { V3AnalyticsApi } from "./v3-analytics.js"
 import { V3CommerceApi } from "./v3-commerce.js"
+import { StorefrontFormsApi } from "./storefront-forms.js"
+import { V2WebhooksApi } from "./v2-webhooks.js"
+import { V3QuotesApi } from "./v3-quotes.js"
+import { V3WebhooksApi } from "./v3-webhooks.js"
 
 /** The whole HTTP contract of signcraft: every group, its schemas and its errors. */
 export class SigncraftApi extends HttpApi.make("signcraft")
@@ -22,6 +26,10 @@ export class SigncraftApi extends HttpApi.make("signcraft")
   .add(LegacyCommerceApi)
   .add(OperatorCommerceApi)
   .add(StorefrontDesignsApi)
+  .add(V3WebhooksApi)
+  .add(V3QuotesApi)
+  .add(V2WebhooksApi)
+  .add(StorefrontFormsApi)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all" })
   .annotateMerge(OpenApi.annotations({
     title: "signcraft API",

@@ -2,6 +2,7 @@ import { Migrator } from "effect/sql"
 import foundation from "./0001_foundation.js"
 import customisers from "./0002_customisers.js"
 import commerce from "./0003_commerce.js"
+import webhooks from "./0004_webhooks.js"
 
 /**
  * Every schema migration, in order. Migrations are Effects compiled into the
@@ -10,5 +11,6 @@ import commerce from "./0003_commerce.js"
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
   "0002_customisers": customisers,
-  "0003_commerce": commerce
+  "0003_commerce": commerce,
+  "0004_webhooks": webhooks
 })
