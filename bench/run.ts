@@ -8,7 +8,7 @@ import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url))
-const benchmarks = ["bench/stores-me.ts", "bench/pricing-validate.ts", "bench/analytics.ts"].filter((file) =>
+const benchmarks = ["bench/stores-me.ts", "bench/pricing-validate.ts", "bench/analytics.ts", "bench/webhooks.ts"].filter((file) =>
   existsSync(fileURLToPath(new URL(`../${file}`, import.meta.url)))
 )
 

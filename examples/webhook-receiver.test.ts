@@ -20,18 +20,18 @@ const deliver = (body: string, headers: Record<string, string>) =>
 describe("example webhook receiver", () => {
   it("accepts a signed delivery once per x-webhook-id and answers per topic", async () => {
     const body = JSON.stringify({ product: { product_id: 1, title: "Open Late" } })
-    const headers = { ...webhooks.signatureHeaders(secret, body, new Date()), "x-webhook-id": "whd_1", "x-webhook-topic": "product:created" }
+    const headers = { ...webhooks.signatureHeaders(secret, body, new Date()), "x-webhook-id": "evt_1", "x-webhook-topic": "product:created" }
     const first = await deliver(body, headers)
     expect(first.status).toBe(200)
-    expect(await first.json()).toEqual({ external_id: "ext_whd_1" })
+    expect(await first.json()).toEqual({ external_id: "ext_evt_1" })
     const retry = await deliver(body, headers)
     expect(retry.status).toBe(200)
-    expect(events).toEqual([{ id: "whd_1", topic: "product:created", body: JSON.parse(body) }])
+    expect(events).toEqual([{ id: "evt_1", topic: "product:created", body: JSON.parse(body) }])
 
     const order = JSON.stringify({ order: { order_id: 2 } })
     const answered = await deliver(order, {
       ...webhooks.signatureHeaders(secret, order, new Date()),
-      "x-webhook-id": "whd_2",
+      "x-webhook-id": "evt_2",
       "x-webhook-topic": "order:created"
     })
     expect(await answered.json()).toEqual({ ok: true })
@@ -39,7 +39,7 @@ describe("example webhook receiver", () => {
 
   it("refuses forged, tampered, unsigned and stale deliveries", async () => {
     const body = JSON.stringify({ order: { order_id: 3 } })
-    const base = { "x-webhook-id": "whd_3", "x-webhook-topic": "order:created" }
+    const base = { "x-webhook-id": "evt_3", "x-webhook-topic": "order:created" }
     const forged = await deliver(body, { ...webhooks.signatureHeaders("whsec_wrong", body, new Date()), ...base })
     expect(forged.status).toBe(401)
     expect(await forged.json()).toEqual({ error: "signature_mismatch" })
@@ -48,6 +48,6 @@ describe("example webhook receiver", () => {
     expect((await deliver(body, base)).status).toBe(401)
     const stale = await deliver(body, { ...webhooks.signatureHeaders(secret, body, new Date(Date.now() - 301_000)), ...base })
     expect(await stale.json()).toEqual({ error: "timestamp_out_of_tolerance" })
-    expect(events.map((e) => e.id)).not.toContain("whd_3")
+    expect(events.map((e) => e.id)).not.toContain("evt_3")
   })
 })

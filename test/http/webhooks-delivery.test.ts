@@ -5,6 +5,7 @@ import { verifyWebhook } from "../../packages/core/src/domain/webhooks/signature
 import { sampleEventPayload } from "../../packages/core/src/domain/webhooks/topics.js"
 import { Outbox } from "../../packages/core/src/services/outbox.js"
 import { startApp } from "../support/app.js"
+import { startIntegrator } from "../support/commerce.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { jsonOf, type ReceivedDelivery, type Receiver, startReceiver } from "../support/receiver.js"
 
@@ -81,7 +82,7 @@ describe.each(databaseVariants())("webhook delivery to a real receiver ($name da
       if (delivery === undefined) throw new Error(`nothing at ${c.path}`)
       expect(delivery.headers["x-webhook-topic"]).toBe(c.topic)
       expect(delivery.headers["content-type"]).toBe("application/json")
-      expect(delivery.headers["x-webhook-id"]).toMatch(/^whd_\d+$/)
+      expect(delivery.headers["x-webhook-id"]).toMatch(/^evt_\d+$/)
       expect(delivery.headers["x-webhook-timestamp"]).toMatch(/^\d+$/)
       expect(delivery.headers["x-webhook-signature"]).toMatch(/^[0-9a-f]{64}$/)
       expect(verifyWebhook({ rawBody: delivery.rawBody, headers: delivery.headers, secret: c.secret })).toEqual({ ok: true })
@@ -106,6 +107,8 @@ describe.each(databaseVariants())("webhook delivery to a real receiver ($name da
     // The other Store's subscription got nothing of this Store's events.
     expect(at("/s2/order")).toHaveLength(0)
 
+    // The attempt is recorded just after the receiver answers.
+    await waitForStatus(seed.key, order.id, "delivered")
     const log = await app.call("GET", `/api/v3/webhook-subscriptions/${order.id}/deliveries`, { key: seed.key })
     expect(log.status).toBe(200)
     expect(log.body.data).toHaveLength(1)
@@ -121,6 +124,58 @@ describe.each(databaseVariants())("webhook delivery to a real receiver ($name da
     expect(log.body.data[0].attempts).toEqual([
       { attempt_number: 1, started_at: expect.stringMatching(/Z$/), duration_ms: expect.any(Number), response_status: 200, error: null }
     ])
+  })
+
+  it("delivers the events of real changes: a storefront design and a v3 order", async () => {
+    const integrator = await startIntegrator()
+    try {
+      const seed = await app.seedStore({ scopes: [...SCOPES, "orders:write"] })
+      const product = await subscribe(seed.key, "product:created", "/real/product")
+      const order = await subscribe(seed.key, "order:created", "/real/order")
+      const customiserId = await createCustomiser(seed.storeId)
+      const integration = await app.operator("POST", `/stores/${seed.storeId}/integrations`, { create_product_url: integrator.url })
+      integrator.useSecret(integration.body.signing_secret)
+      const design = await app.call("POST", `/storefront/v1/customisers/${customiserId}/designs`, {
+        body: {
+          integration_id: integration.body.id,
+          title: "OPEN in pink neon",
+          price: 24900,
+          currency: "USD",
+          customisations: [{ key: "text", label: "Text", value: "OPEN" }],
+          product_image_url: "https://cdn.example.com/designs/open.png"
+        }
+      })
+      expect(design.status).toBe(201)
+      const placed = await app.call("POST", "/api/v3/orders", {
+        key: seed.key,
+        body: {
+          integration_id: integration.body.id,
+          store_order_id: "1001",
+          store_order_number: "#1001",
+          total_amount: 24900,
+          currency: "USD",
+          line_items: [{ product_id: design.body.product_id, quantity: 1 }]
+        }
+      })
+      expect(placed.status).toBe(201)
+      await receiver.waitFor(() => at("/real/product").length === 1 && at("/real/order").length === 1)
+
+      const [productDelivery] = at("/real/product")
+      const [orderDelivery] = at("/real/order")
+      if (productDelivery === undefined || orderDelivery === undefined) throw new Error("missing deliveries")
+      expect(verifyWebhook({ rawBody: productDelivery.rawBody, headers: productDelivery.headers, secret: product.secret })).toEqual({ ok: true })
+      expect(verifyWebhook({ rawBody: orderDelivery.rawBody, headers: orderDelivery.headers, secret: order.secret })).toEqual({ ok: true })
+      // The subscription gets the body the integration's create-product URL got, under the same event id.
+      const callback = integrator.calls.at(-1)
+      expect(productDelivery.rawBody.toString("utf8")).toBe(callback?.rawBody)
+      expect(productDelivery.headers["x-webhook-id"]).toBe(callback?.headers["x-webhook-id"])
+      expect(jsonOf(productDelivery).product.product_id).toBe(design.body.product_id)
+      const delivered = jsonOf(orderDelivery).order
+      expect(delivered.external_id).toBe("1001")
+      expect(delivered.products.map((p: { product_id: number }) => p.product_id)).toEqual([design.body.product_id])
+    } finally {
+      await integrator.close()
+    }
   })
 
   it("retries a failing receiver with the same x-webhook-id until it accepts, recording every attempt", async () => {
@@ -185,6 +240,35 @@ describe.each(databaseVariants())("webhook delivery to a real receiver ($name da
     expect(rows.map((row) => row.status)).toEqual(["cancelled"])
   })
 
+  it("marks a delivery failed once it has had 8 attempts over 24 hours", async () => {
+    const seed = await app.seedStore({ scopes: SCOPES })
+    const res = await app.call("POST", "/api/v3/webhook-subscriptions", { key: seed.key, body: { topic: "order:created", url: "http://127.0.0.1:1/" } })
+    const id = res.body.data.id
+    await enqueue(seed.storeId, "order:created", sampleEventPayload("order:created"))
+    await waitForAttempts(seed.key, id, 1)
+    // Age the delivery: its 8th attempt is due and its first one was 25 hours ago.
+    await app.run(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`
+        UPDATE webhook_deliveries SET attempt_count = 7, first_attempt_at = now() - interval '25 hours',
+          next_attempt_at = now(), locked_until = NULL
+        WHERE subscription_id = ${id}`
+    }))
+    const failed = await waitForStatus(seed.key, id, "failed")
+    expect(failed.attempt_count).toBeGreaterThanOrEqual(8)
+    expect(failed.next_attempt_at).toBeNull()
+    expect(failed.last_error).toBe("ECONNREFUSED")
+    const filtered = (status: string) =>
+      app.call("GET", `/api/v3/webhook-subscriptions/${id}/deliveries?status=${status}`, { key: seed.key })
+    expect((await filtered("failed")).body.data.map((d: { id: number }) => d.id)).toEqual([failed.id])
+    expect((await filtered("pending")).body.data).toEqual([])
+    expect((await filtered("lost")).status).toBe(422)
+    // A failed delivery stays failed: no further attempts.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const later = (await app.call("GET", `/api/v3/webhook-subscriptions/${id}/deliveries`, { key: seed.key })).body.data[0]
+    expect(later.attempts.length).toBe(failed.attempts.length)
+  })
+
   it("queues deliveries only for subscriptions existing when the event commits", async () => {
     const seed = await app.seedStore({ scopes: SCOPES })
     const none = await enqueue(seed.storeId, "product:created", sampleEventPayload("product:created"))
@@ -194,9 +278,20 @@ describe.each(databaseVariants())("webhook delivery to a real receiver ($name da
     const two = await enqueue(seed.storeId, "product:created", sampleEventPayload("product:created"))
     expect(two.deliveries).toBe(2)
     await receiver.waitFor(() => at("/late").length === 1 && at("/late2").length === 1)
-    expect(at("/late")[0]?.headers["x-webhook-id"]).not.toBe(at("/late2")[0]?.headers["x-webhook-id"])
+    // One event, one id: both subscriptions see the same x-webhook-id.
+    expect(at("/late")[0]?.headers["x-webhook-id"]).toBe(`evt_${two.id}`)
+    expect(at("/late2")[0]?.headers["x-webhook-id"]).toBe(`evt_${two.id}`)
   })
 
+  const waitForAttempts = async (key: string, subscriptionId: number, count: number) => {
+    const deadline = Date.now() + 20_000
+    for (;;) {
+      const [delivery] = (await app.call("GET", `/api/v3/webhook-subscriptions/${subscriptionId}/deliveries`, { key })).body.data
+      if (delivery !== undefined && delivery.attempts.length >= count) return delivery
+      if (Date.now() > deadline) throw new Error(`fewer than ${count} attempts: ${JSON.stringify(delivery)}`)
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+  }
   const waitForStatus = async (key: string, subscriptionId: number, status: string, attempts?: number) => {
     const deadline = Date.now() + 20_000
     for (;;) {

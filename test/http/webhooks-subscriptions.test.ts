@@ -1,4 +1,6 @@
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DeprecatedUsage } from "../../packages/core/src/services/deprecated-usage.js"
 import { startApp } from "../support/app.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 
@@ -89,7 +91,12 @@ describe.each(databaseVariants())("webhook subscriptions, catalogue and quotes (
       expect(urlOnly.status).toBe(200)
       expect(urlOnly.body.data).toMatchObject({ topic: "order:created", url: "http://127.0.0.1:9/b" })
       expect(urlOnly.body.data).not.toHaveProperty("secret")
-      const topicOnly = await app.call("PATCH", `/api/v3/webhook-subscriptions/${id}`, { key: seed.key, body: { topic: "form:submitted" } })
+      const topicOnly = await app.call("PATCH", `/api/v3/webhook-subscriptions/${id}`, {
+        key: seed.key,
+        body: { topic: "form:submitted" },
+        headers: { "content-type": "application/merge-patch+json" }
+      })
+      expect(topicOnly.status).toBe(200)
       expect(topicOnly.body.data).toMatchObject({ topic: "form:submitted", url: "http://127.0.0.1:9/b" })
       const bad = await app.call("PATCH", `/api/v3/webhook-subscriptions/${id}`, { key: seed.key, body: { topic: "order:paid" } })
       expect(bad.status).toBe(422)
@@ -202,6 +209,19 @@ describe.each(databaseVariants())("webhook subscriptions, catalogue and quotes (
       expect(deleted.body).toEqual({ success: true })
       expect(deleted.headers.get("deprecation")).toBe("@1784678400")
       expect((await app.call("GET", `/api/v3/webhook-subscriptions/${id}`, { key: seed.key })).status).toBe(404)
+
+      // Every call of a deprecated operation is counted per key, under the spec's operation name.
+      const usage = await app.run(Effect.gen(function*() {
+        return yield* (yield* DeprecatedUsage).forStore(seed.storeId)
+      }))
+      const counts = Object.fromEntries(usage.map((u) => [u.operation, u.count]))
+      expect(counts).toEqual({
+        "POST /api/v2/webhooks": 1,
+        "GET /api/v2/webhooks/{webhook_id}": 1,
+        "PUT /api/v2/webhooks/{webhook_id}": 1,
+        "GET /api/v2/webhooks": 1,
+        "DELETE /api/v2/webhooks/{webhook_id}": 1
+      })
     })
 
     it("shows a v3-created subscription with its secret and meta.source", async () => {

@@ -12,8 +12,14 @@ import { DELIVERY_TIMEOUT_MS, postDelivery, type SendOutcome } from "./webhook-s
 export interface DeliveryWorkerOptions {
   /** How long an idle worker waits before looking for due deliveries again; 200 ms by default. */
   readonly pollIntervalMs?: number
-  /** Most deliveries claimed (and sent concurrently) at once; 100 by default. */
+  /** Most deliveries one lane claims (and sends concurrently) at once; 100 by default. */
   readonly batchSize?: number
+  /**
+   * Independent claim-send-record loops; 2 by default. A batch is recorded when its slowest
+   * receiver answers (at most 10 s), so several lanes keep one slow receiver from holding up
+   * everyone else's deliveries.
+   */
+  readonly lanes?: number
   /**
    * How long a claim keeps other workers away. It must outlast one attempt (10 s timeout) and its
    * recording; a worker that dies holding claims delays them by at most this. 30 s by default.
@@ -25,8 +31,12 @@ export interface DeliveryWorkerOptions {
   readonly onAttempt?: (claim: ClaimedDelivery, result: AttemptResult) => void
 }
 
-/** The `x-webhook-id` of a delivery: the same on every attempt, retries and redeliveries alike. */
-export const webhookIdOf = (deliveryId: number): string => `whd_${deliveryId}`
+/**
+ * The `x-webhook-id` of an event's deliveries: the same on every attempt, retry and redelivery,
+ * and on every channel the event goes out on (subscriptions and the integration's create-product
+ * call alike), so a receiver deduplicates on it wherever the event reached it.
+ */
+export const webhookIdOf = (eventId: number): string => `evt_${eventId}`
 
 const USER_AGENT = "signcraft-webhooks/1"
 
@@ -38,7 +48,7 @@ const USER_AGENT = "signcraft-webhooks/1"
 export class DeliveryWorker extends Context.Service<DeliveryWorker, {
   /** One pass: claims and sends up to a batch of due deliveries; answers how many it sent. */
   readonly runOnce: Effect.Effect<number>
-  /** Passes forever, waiting the poll interval whenever a pass finds less than a full batch. */
+  /** Runs the lanes forever, each waiting the poll interval whenever a pass finds less than a full batch. */
   readonly run: Effect.Effect<never>
   /** This worker's name in claims (`claimed_by`). */
   readonly workerId: string
@@ -52,6 +62,7 @@ export class DeliveryWorker extends Context.Service<DeliveryWorker, {
         const guard = yield* DeliveryUrlGuard
         const deliveries = yield* WebhookDeliveries
         const batchSize = options.batchSize ?? 100
+        const lanes = Math.max(1, options.lanes ?? 2)
         const leaseMs = options.leaseMs ?? 30_000
         const pollInterval = Duration.millis(options.pollIntervalMs ?? 200)
         const log = options.log ?? (() => {})
@@ -64,7 +75,7 @@ export class DeliveryWorker extends Context.Service<DeliveryWorker, {
             const headers = {
               "content-type": "application/json",
               "user-agent": USER_AGENT,
-              "x-webhook-id": webhookIdOf(claim.id),
+              "x-webhook-id": webhookIdOf(claim.eventId),
               "x-webhook-topic": claim.topic,
               ...signatureHeaders(claim.secret, claim.body, new Date())
             }
@@ -93,8 +104,7 @@ export class DeliveryWorker extends Context.Service<DeliveryWorker, {
                 ? { _tag: "GiveUp" }
                 : { _tag: "Retry", delayMs: retryDelayMs(claim.attempt, settings.webhookRetryBaseMs, random) }
             }
-            yield* deliveries.record(workerId, claim, result)
-            options.onAttempt?.(claim, result)
+            return { claim, result }
           })
 
         // A claimed batch is finished even when the worker is asked to stop: every attempt is
@@ -102,7 +112,9 @@ export class DeliveryWorker extends Context.Service<DeliveryWorker, {
         const runOnce = Effect.uninterruptible(
           Effect.gen(function*() {
             const claims = yield* deliveries.claimDue(workerId, batchSize, leaseMs)
-            yield* Effect.forEach(claims, attempt, { concurrency: "unbounded", discard: true })
+            const results = yield* Effect.forEach(claims, attempt, { concurrency: "unbounded" })
+            yield* deliveries.record(workerId, results)
+            for (const { claim, result } of results) options.onAttempt?.(claim, result)
             return claims.length
           })
         ).pipe(
@@ -114,10 +126,14 @@ export class DeliveryWorker extends Context.Service<DeliveryWorker, {
           )
         )
 
-        const run = Effect.gen(function*() {
+        const lane = Effect.gen(function*() {
           const sent = yield* runOnce
           if (sent < batchSize) yield* Effect.sleep(pollInterval)
         }).pipe(Effect.forever)
+        const run = Effect.forEach(Array.from({ length: lanes }, () => lane), (loop) => loop, {
+          concurrency: "unbounded",
+          discard: true
+        }).pipe(Effect.andThen(Effect.never))
 
         return DeliveryWorker.of({ runOnce, run, workerId })
       })

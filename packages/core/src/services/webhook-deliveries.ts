@@ -77,13 +77,20 @@ const notFound = new NotFound({ resource: "webhook delivery" })
 export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
   /** Claims up to `limit` due deliveries for `workerId`, leased for `leaseMs`. */
   readonly claimDue: (workerId: string, limit: number, leaseMs: number) => Effect.Effect<ReadonlyArray<ClaimedDelivery>, SqlError.SqlError>
-  /** Records an attempt and its consequence; ignored when the claim was lost meanwhile. */
-  readonly record: (workerId: string, claim: ClaimedDelivery, result: AttemptResult) => Effect.Effect<void, SqlError.SqlError>
+  /**
+   * Records attempts and their consequences in one statement. A result whose claim was lost
+   * meanwhile (lease expired and taken over, subscription deleted) changes no delivery; its
+   * attempt is still logged, since it did happen.
+   */
+  readonly record: (
+    workerId: string,
+    results: ReadonlyArray<{ readonly claim: ClaimedDelivery; readonly result: AttemptResult }>
+  ) => Effect.Effect<void, SqlError.SqlError>
   /** One page of a subscription's deliveries, newest first, before `beforeId`; fetches `limit` rows. */
   readonly listForSubscription: (
     storeId: number,
     subscriptionId: number,
-    page: { readonly limit: number; readonly beforeId: number | undefined }
+    page: { readonly limit: number; readonly beforeId: number | undefined; readonly status?: string | undefined }
   ) => Effect.Effect<ReadonlyArray<DeliveryRecord>, NotFound>
   /** Queues one more attempt of a delivery now (the same `x-webhook-id`); in-flight ones are left as they are. */
   readonly redeliver: (storeId: number, subscriptionId: number, deliveryId: number) => Effect.Effect<DeliveryRecord, NotFound>
@@ -182,40 +189,55 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
               }))
             )
           ),
-        record: (workerId, claim, result) => {
-          const next = result.next
-          const status = next._tag === "Delivered" ? "delivered" : next._tag === "GiveUp" ? "failed" : "pending"
-          const delayMs = next._tag === "Retry" ? Math.max(0, Math.round(next.delayMs)) : 0
-          return sql`
-            WITH attempt AS (
-              INSERT INTO webhook_attempts ${sql.insert({
+        record: (workerId, results) => {
+          const [first, ...rest] = results.map(({ claim, result }) => {
+            const next = result.next
+            return {
+              attempt: {
                 delivery_id: claim.id,
                 attempt_number: claim.attempt,
                 started_at: result.startedAt.toISOString(),
                 duration_ms: Math.round(result.durationMs),
                 response_status: result.responseStatus,
                 error: result.error
-              })}
+              },
+              outcome: {
+                id: String(claim.id),
+                attempt: String(claim.attempt),
+                status: next._tag === "Delivered" ? "delivered" : next._tag === "GiveUp" ? "failed" : "pending",
+                delay_ms: String(next._tag === "Retry" ? Math.max(0, Math.round(next.delayMs)) : 0),
+                last_status: result.responseStatus === null ? null : String(result.responseStatus),
+                last_error: result.error
+              }
+            }
+          })
+          if (first === undefined) return Effect.void
+          // VALUES parameters arrive untyped (text): cast each column where it is used.
+          return sql`
+            WITH attempt AS (
+              INSERT INTO webhook_attempts ${sql.insert([first.attempt, ...rest.map((row) => row.attempt)])}
             )
-            UPDATE webhook_deliveries SET
-              status = ${status},
-              next_attempt_at = now() + (${delayMs}::integer * interval '1 millisecond'),
+            UPDATE webhook_deliveries d SET
+              status = r.status,
+              next_attempt_at = now() + (r.delay_ms::integer * interval '1 millisecond'),
               locked_until = NULL,
               claimed_by = NULL,
-              last_status = ${result.responseStatus},
-              last_error = ${result.error},
-              delivered_at = ${next._tag === "Delivered" ? sql`now()` : sql`delivered_at`},
+              last_status = r.last_status::integer,
+              last_error = r.last_error,
+              delivered_at = CASE WHEN r.status = 'delivered' THEN now() ELSE d.delivered_at END,
               updated_at = now()
-            WHERE id = ${claim.id} AND claimed_by = ${workerId} AND attempt_count = ${claim.attempt}
-              AND status = 'pending'`.pipe(Effect.asVoid)
+            FROM ${sql.updateValues([first.outcome, ...rest.map((row) => row.outcome)], "r")}
+            WHERE d.id = r.id::bigint AND d.claimed_by = ${workerId} AND d.attempt_count = r.attempt::integer
+              AND d.status = 'pending'`.pipe(Effect.asVoid)
         },
-        listForSubscription: (storeId, subscriptionId, { limit, beforeId }) =>
+        listForSubscription: (storeId, subscriptionId, { limit, beforeId, status }) =>
           Effect.gen(function*() {
             yield* subscriptionOfStore(storeId, subscriptionId)
             const rows = yield* sql<DeliveryRow>`
               SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
               WHERE d.subscription_id = ${subscriptionId}
               ${beforeId === undefined ? sql`` : sql`AND d.id < ${beforeId}`}
+              ${status === undefined ? sql`` : sql`AND d.status = ${status}`}
               ORDER BY d.id DESC LIMIT ${limit}`.pipe(Effect.orDie)
             return yield* withAttempts(rows).pipe(Effect.orDie)
           }),

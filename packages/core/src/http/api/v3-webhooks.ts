@@ -34,6 +34,9 @@ export const DeletedWebhookSubscription = Schema.Struct({
   deleted: Schema.Literal(true)
 }).annotate({ identifier: "DeletedWebhookSubscription" })
 
+/** The states of a delivery. */
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const
+
 /** One attempt of a delivery. */
 export const WebhookAttemptV3 = Schema.Struct({
   attempt_number: Schema.Int,
@@ -69,6 +72,12 @@ export const WebhookEventTypeV3 = Schema.Struct({
   example: Schema.Record(Schema.String, Schema.Unknown)
 }).annotate({ identifier: "WebhookEventType" })
 
+/** The merge patch of a subscription: RFC 7396's media type, or plain JSON as most clients send. */
+const SubscriptionPatch = Schema.Struct({
+  topic: Schema.optionalKey(WebhookTopicSchema),
+  url: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "WebhookSubscriptionPatch" })
+
 const page = { limit: Schema.optionalKey(Schema.String), cursor: Schema.optionalKey(Schema.String) }
 const subscriptionParams = { webhook_id: Schema.String }
 
@@ -101,7 +110,7 @@ export class V3WebhooksApi extends HttpApiGroup.make("v3Webhooks")
       .annotate(OpenApi.Summary, "One webhook subscription (without its secret)"),
     HttpApiEndpoint.patch("patchSubscription", "/webhook-subscriptions/:webhook_id", {
       params: subscriptionParams,
-      payload: Schema.Struct({ topic: Schema.optionalKey(WebhookTopicSchema), url: Schema.optionalKey(Schema.String) }),
+      payload: [SubscriptionPatch, SubscriptionPatch.pipe(HttpApiSchema.asJson({ contentType: "application/merge-patch+json" }))],
       success: Envelope(WebhookSubscriptionV3)
     })
       .annotate(RequiredScope, "webhooks:write")
@@ -117,11 +126,11 @@ export class V3WebhooksApi extends HttpApiGroup.make("v3Webhooks")
       .annotate(OpenApi.Summary, "Delete a subscription; its pending deliveries are cancelled"),
     HttpApiEndpoint.get("listDeliveries", "/webhook-subscriptions/:webhook_id/deliveries", {
       params: subscriptionParams,
-      query: page,
+      query: { ...page, status: Schema.optionalKey(Schema.Literals(DELIVERY_STATUSES)) },
       success: CollectionEnvelope(WebhookDeliveryV3)
     })
       .annotate(RequiredScope, "webhooks:read")
-      .annotate(OpenApi.Summary, "The subscription's delivery log, newest first, with every attempt"),
+      .annotate(OpenApi.Summary, "The subscription's delivery log, newest first, with every attempt; `status` filters it"),
     HttpApiEndpoint.post("redeliver", "/webhook-subscriptions/:webhook_id/deliveries/:delivery_id/redeliver", {
       params: { ...subscriptionParams, delivery_id: Schema.String },
       success: Envelope(WebhookDeliveryV3).pipe(HttpApiSchema.status(202))

@@ -31,7 +31,7 @@ const orNull = (value: string | null) => (value === null ? null : formatTimestam
 export const deliveryV3Of = (record: DeliveryRecord) => ({
   object: "webhook_delivery" as const,
   id: record.id,
-  webhook_id: webhookIdOf(record.id),
+  webhook_id: webhookIdOf(record.event_id),
   event_id: record.event_id,
   topic: record.topic,
   status: record.status,
@@ -93,13 +93,14 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
       .handle("listDeliveries", ({ params, query }) =>
         Effect.gen(function*() {
           const id = yield* subscriptionId(params.webhook_id)
-          const filters = { webhook_id: String(id) }
+          const filters = { webhook_id: String(id), status: query.status }
           const request = parsePageRequest(query, filters)
           if (!request.ok) return yield* new InvalidParameter({ errors: request.errors })
           const { page } = request
           const rows = yield* deliveries.listForSubscription(yield* storeId, id, {
             limit: page.limit + 1,
-            beforeId: page.after === undefined ? undefined : Number(page.after)
+            beforeId: page.after === undefined ? undefined : Number(page.after),
+            status: query.status
           })
           const { items, nextCursor } = cutPage(rows, page, (row) => String(row.id), filters)
           return yield* collectionEnvelope(items.map(deliveryV3Of), nextCursor)
