@@ -17,12 +17,26 @@ import {
   layerRequestFailures
 } from "./http/middleware/implementations.js"
 import { layerRouterMiddleware, type RequestLogger } from "./http/router-middleware.js"
+import { agentTools } from "./agent/tools/index.js"
+import { agentLocation } from "./domain/oauth/metadata.js"
+import { layerAgentRoutes } from "./http/agent-routes.js"
+import { layerOAuthRoutes } from "./http/oauth/routes.js"
 import { Credentials } from "./services/credentials.js"
+import { OAuthClients } from "./services/oauth-clients.js"
+import { OAuthGrants } from "./services/oauth-grants.js"
+import { OAuthSessions } from "./services/oauth-sessions.js"
+import { AccessTokenSigner } from "./services/oauth-tokens.js"
 import { DeprecatedUsage } from "./services/deprecated-usage.js"
 import { IdempotencyStore } from "./services/idempotency.js"
 import { Identity } from "./services/identity.js"
 import { RateLimiter } from "./services/rate-limiter.js"
 import { Settings, type ServiceSettings } from "./services/settings.js"
+
+/** The connector's authorization server: clients, sessions, signing keys, grants and tokens (needs `Settings`). */
+export const layerOAuthServices = Layer.mergeAll(
+  OAuthGrants.layer.pipe(Layer.provideMerge(Layer.mergeAll(AccessTokenSigner.layer, OAuthClients.layer))),
+  OAuthSessions.layer.pipe(Layer.provide(RateLimiter.layer))
+)
 
 /** The domain services over a `SqlClient`. */
 export const layerServices = Layer.mergeAll(
@@ -61,21 +75,64 @@ export const layerApp = (
   database: Layer.Layer<SqlClient.SqlClient, unknown>
 ) => {
   const settings = Layer.succeed(Settings, options.settings)
-  const services = layerServices.pipe(Layer.provideMerge(database), Layer.provideMerge(settings))
+  const services = Layer.mergeAll(layerServices, layerOAuthServices).pipe(
+    Layer.provideMerge(database),
+    Layer.provideMerge(settings)
+  )
   const api = HttpApiBuilder.layer(SigncraftApi).pipe(
     Layer.provide(layerHandlers),
     Layer.provide(layerMiddleware)
   )
-  return Layer.mergeAll(api, layerDocs, layerRouterMiddleware(options.log ?? (() => {}))).pipe(
+  const location = agentLocation(options.settings.baseUrl, options.settings.mcpUrl)
+  // Without MCP_URL the agent endpoint is served here, at `{base_url}/mcp`.
+  const agent = location.separateOrigin ? Layer.empty : layerAgentRoutes(location, agentTools)
+  return Layer.mergeAll(api, layerDocs, layerOAuthRoutes, agent, layerRouterMiddleware(options.log ?? (() => {}))).pipe(
     Layer.provideMerge(services)
   )
 }
 
-/** A web-standard handler: `(Request) => Promise<Response>`, and `dispose` to release the database. */
-export const makeWebHandler = (
+/**
+ * The agent origin's routes when `MCP_URL` gives the agent endpoint an origin of its
+ * own: the endpoint at that origin's root and both metadata documents. Serve it on its
+ * own listener, over the same database as {@link layerApp}.
+ */
+export const layerAgentApp = (
   options: AppOptions,
   database: Layer.Layer<SqlClient.SqlClient, unknown>
+) => {
+  const settings = Layer.succeed(Settings, options.settings)
+  const services = Layer.mergeAll(layerServices, layerOAuthServices).pipe(
+    Layer.provideMerge(database),
+    Layer.provideMerge(settings)
+  )
+  const location = agentLocation(options.settings.baseUrl, options.settings.mcpUrl)
+  return Layer.mergeAll(layerAgentRoutes(location, agentTools), layerRouterMiddleware(options.log ?? (() => {}))).pipe(
+    Layer.provideMerge(services)
+  )
+}
+
+/**
+ * A web-standard handler: `(Request) => Promise<Response>`, and `dispose` to release the
+ * database. Pass the same `memoMap` (and the same `database` layer value) to
+ * {@link makeAgentWebHandler} to share one database between the two origins.
+ */
+export const makeWebHandler = (
+  options: AppOptions,
+  database: Layer.Layer<SqlClient.SqlClient, unknown>,
+  memoMap?: Layer.MemoMap
 ) =>
   HttpRouter.toWebHandler(layerApp(options, database).pipe(Layer.provide(HttpServer.layerServices)), {
-    disableLogger: true
+    disableLogger: true,
+    memoMap
+  })
+
+/** The agent origin's web handler (see {@link layerAgentApp}); dispose it before the main handler. */
+export const makeAgentWebHandler = (
+  options: AppOptions,
+  database: Layer.Layer<SqlClient.SqlClient, unknown>,
+  memoMap?: Layer.MemoMap
+) =>
+  HttpRouter.toWebHandler(layerAgentApp(options, database).pipe(Layer.provide(HttpServer.layerServices)), {
+    disableLogger: true,
+    memoMap
   })

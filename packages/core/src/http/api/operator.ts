@@ -36,6 +36,16 @@ export const ApiKeyView = Schema.Struct({
   legacy_wildcard: Schema.Boolean
 }).annotate({ identifier: "IssuedApiKey" })
 
+/** A live connector grant (a connection) of a Store. */
+export const ConnectionView = Schema.Struct({
+  id: Schema.Int,
+  client_id: Schema.String,
+  client_name: Schema.NullOr(Schema.String),
+  person_id: Schema.Int,
+  scopes: Schema.Array(Schema.String),
+  created_at: Schema.String
+}).annotate({ identifier: "Connection" })
+
 /** Platforms are an open set of lowercase slugs (`custom`, `shopify`, `woocommerce`, …). */
 export const Platform = Schema.String.check(
   Schema.isPattern(/^[a-z][a-z0-9_-]{0,39}$/, { expected: "a lowercase platform slug such as custom or shopify" })
@@ -84,6 +94,14 @@ export class OperatorApi extends HttpApiGroup.make("operator")
     }),
     HttpApiEndpoint.delete("revokeApiKey", "/api-keys/:key_id", {
       params: { key_id: IdParam },
+      success: HttpApiSchema.NoContent
+    }),
+    HttpApiEndpoint.get("listConnections", "/stores/:store_id/connections", {
+      params: { store_id: IdParam },
+      success: Schema.Struct({ data: Schema.Array(ConnectionView) })
+    }),
+    HttpApiEndpoint.delete("revokeConnection", "/connections/:connection_id", {
+      params: { connection_id: IdParam },
       success: HttpApiSchema.NoContent
     })
   )

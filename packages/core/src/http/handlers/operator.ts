@@ -4,15 +4,17 @@ import { ValidationFailed } from "../../domain/errors.js"
 import type { Grant } from "../../domain/scopes.js"
 import { Credentials } from "../../services/credentials.js"
 import { Identity } from "../../services/identity.js"
+import { OAuthGrants } from "../../services/oauth-grants.js"
 import { SigncraftApi } from "../api/index.js"
 import { orRespond } from "../respond.js"
 
 
-/** The operator API: companies, stores, persons, members and API keys. */
+/** The operator API: companies, stores, persons, members, API keys and connector connections. */
 export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (handlers) =>
   Effect.gen(function*() {
     const identity = yield* Identity
     const credentials = yield* Credentials
+    const grants = yield* OAuthGrants
     return handlers
       .handle("createCompany", ({ payload }) => identity.createCompany(payload))
       .handle("createStore", ({ payload }) =>
@@ -55,4 +57,11 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
           }
         }).pipe(orRespond))
       .handle("revokeApiKey", ({ params }) => credentials.revoke(params.key_id).pipe(orRespond))
+      .handle("listConnections", ({ params }) =>
+        Effect.gen(function*() {
+          yield* identity.findStore(params.store_id)
+          const connections = yield* grants.listConnections(params.store_id)
+          return { data: connections.map((c) => ({ ...c, created_at: c.created_at.toISOString() })) }
+        }).pipe(orRespond))
+      .handle("revokeConnection", ({ params }) => grants.revokeConnection(params.connection_id).pipe(orRespond))
   }))
