@@ -49,6 +49,7 @@ export const startOAuthApp = (database: DatabaseConfig, overrides: Partial<Servi
     registrationLimitPerDay: 1000,
     ...overrides
   })
+  // One memo map: the agent origin's handler reuses the database (and services) built for the main one.
   const memoMap = Layer.makeMemoMapUnsafe()
   const db = layerDatabase(database)
   const app = makeWebHandler({ settings }, db, memoMap)
