@@ -13,6 +13,7 @@ describe.each(databaseVariants())("authorization server: metadata, registration,
   beforeAll(async () => {
     db = await variant.create()
     app = startOAuthApp(db.config)
+    await app.ready()
   })
   afterAll(async () => {
     await app.dispose()
@@ -337,61 +338,59 @@ describe.each(databaseVariants())("authorization server: metadata, registration,
 
 describe.each(databaseVariants())("registration quotas ($name database)", (variant) => {
   let db: TestDatabase
+  let app: ReturnType<typeof startOAuthApp>
 
   beforeAll(async () => {
     db = await variant.create()
+    app = startOAuthApp(db.config, { registrationLimitPerHour: 3, registrationLimitPerDay: 100, rateLimitPerKeyPerMinute: 2 })
+    await app.ready()
   })
   afterAll(async () => {
+    await app.dispose()
     await db.cleanup()
   })
 
   it("counts every attempt, invalid ones included, against the hourly quota; the agent's 429 carries retry_after", async () => {
-    const app = startOAuthApp(db.config, { registrationLimitPerHour: 3, registrationLimitPerDay: 100, rateLimitPerKeyPerMinute: 2 })
-    try {
-      const { tokens } = await app.connect()
-      expect((await app.register({ redirect_uris: ["http://evil.example/cb"] })).status).toBe(400)
-      expect((await app.json("/oauth/register", { method: "POST", body: "nope" })).status).toBe(400)
-      const refused = await app.register({ redirect_uris: ["https://a.example/cb"] })
-      expect(refused.status).toBe(429)
-      expect(refused.body).toEqual({ error: "rate_limited", error_description: expect.any(String), retry_after: expect.any(Number) })
-      expect(refused.body.retry_after).toBeGreaterThan(0)
-      expect(refused.body.retry_after).toBeLessThanOrEqual(3600)
-      expect(refused.headers.get("retry-after")).toBe(String(refused.body.retry_after))
+    const { tokens } = await app.connect()
+    expect((await app.register({ redirect_uris: ["http://evil.example/cb"] })).status).toBe(400)
+    expect((await app.json("/oauth/register", { method: "POST", body: "nope" })).status).toBe(400)
+    const refused = await app.register({ redirect_uris: ["https://a.example/cb"] })
+    expect(refused.status).toBe(429)
+    expect(refused.body).toEqual({ error: "rate_limited", error_description: expect.any(String), retry_after: expect.any(Number) })
+    expect(refused.body.retry_after).toBeGreaterThan(0)
+    expect(refused.body.retry_after).toBeLessThanOrEqual(3600)
+    expect(refused.headers.get("retry-after")).toBe(String(refused.body.retry_after))
 
-      // The agent endpoint's own per-grant quota (2 per minute here).
-      expect((await app.mcp(tokens.access_token, "tools/list")).status).toBe(200)
-      expect((await app.mcp(tokens.access_token, "tools/list")).status).toBe(200)
-      const limited = await app.mcp(tokens.access_token, "tools/list")
-      expect(limited.status).toBe(429)
-      expect(limited.body.retry_after).toBeGreaterThan(0)
-      expect(limited.headers.get("retry-after")).toBe(String(limited.body.retry_after))
-    } finally {
-      await app.dispose()
-    }
+    // The agent endpoint's own per-grant quota (2 per minute here).
+    expect((await app.mcp(tokens.access_token, "tools/list")).status).toBe(200)
+    expect((await app.mcp(tokens.access_token, "tools/list")).status).toBe(200)
+    const limited = await app.mcp(tokens.access_token, "tools/list")
+    expect(limited.status).toBe(429)
+    expect(limited.body.retry_after).toBeGreaterThan(0)
+    expect(limited.headers.get("retry-after")).toBe(String(limited.body.retry_after))
   })
 })
 
 describe.each(databaseVariants())("registration daily quota ($name database)", (variant) => {
   let db: TestDatabase
+  let app: ReturnType<typeof startOAuthApp>
 
   beforeAll(async () => {
     db = await variant.create()
+    app = startOAuthApp(db.config, { registrationLimitPerHour: 100, registrationLimitPerDay: 2 })
+    await app.ready()
   })
   afterAll(async () => {
+    await app.dispose()
     await db.cleanup()
   })
 
   it("refuses past the daily quota even under the hourly one", async () => {
-    const app = startOAuthApp(db.config, { registrationLimitPerHour: 100, registrationLimitPerDay: 2 })
-    try {
-      expect((await app.register({})).status).toBe(400)
-      expect((await app.register({ redirect_uris: ["https://a.example/cb"] })).status).toBe(201)
-      const refused = await app.register({ redirect_uris: ["https://a.example/cb"] })
-      expect(refused.status).toBe(429)
-      expect(refused.body.error).toBe("rate_limited")
-      expect(refused.body.retry_after).toBeGreaterThan(3600)
-    } finally {
-      await app.dispose()
-    }
+    expect((await app.register({})).status).toBe(400)
+    expect((await app.register({ redirect_uris: ["https://a.example/cb"] })).status).toBe(201)
+    const refused = await app.register({ redirect_uris: ["https://a.example/cb"] })
+    expect(refused.status).toBe(429)
+    expect(refused.body.error).toBe("rate_limited")
+    expect(refused.body.retry_after).toBeGreaterThan(3600)
   })
 })

@@ -210,12 +210,18 @@ export const startOAuthApp = (database: DatabaseConfig, overrides: Partial<Servi
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params })
     })
 
+  /** Waits until the database is migrated and both handlers are built (call it in beforeAll). */
+  const ready = async () => {
+    await app.handler(new Request(`${baseOrigin}/healthz`))
+    if (agentApp !== undefined) await agentApp.handler(new Request(`${agentOrigin}/.well-known/oauth-protected-resource`))
+  }
+
   const dispose = async () => {
     if (agentApp !== undefined) await agentApp.dispose()
     await app.dispose()
   }
   return {
     settings, fetchApp, json, operator, form, formJson, register, seedMerchant, newClient, consent, connect, mcp,
-    agentResource, agentUrl, dispose
+    agentResource, agentUrl, ready, dispose
   }
 }

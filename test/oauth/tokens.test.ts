@@ -9,6 +9,7 @@ describe.each(databaseVariants())("tokens, revocation and the agent endpoint ($n
   beforeAll(async () => {
     db = await variant.create()
     app = startOAuthApp(db.config)
+    await app.ready()
   })
   afterAll(async () => {
     await app.dispose()

@@ -1,5 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { makeMcpServer } from "../agent/mcp-server.js"
 import type { AgentTool } from "../agent/tool.js"
@@ -97,20 +97,21 @@ const mcpEndpoint = <R>(location: AgentLocation, tools: ReadonlyArray<AgentTool<
  * too, when it has one). On the base URL the bare authorization-server path is already
  * served by the authorization server's routes, so it is left out there.
  */
-export const layerAgentRoutes = <R>(location: AgentLocation, tools: ReadonlyArray<AgentTool<R>>) => {
-  const paths = wellKnownPaths(location)
-  const asPaths = location.separateOrigin
-    ? paths.authorizationServer
-    : paths.authorizationServer.filter((path) => path !== "/.well-known/oauth-authorization-server")
-  const protectedResource = Effect.gen(function*() {
-    return publicJson(protectedResourceMetadata((yield* Settings).baseUrl, location))
-  })
-  const authorizationServer = Effect.gen(function*() {
-    return publicJson(authorizationServerMetadata((yield* Settings).baseUrl))
-  })
-  return Layer.mergeAll(
-    HttpRouter.add("*", location.path, mcpEndpoint(location, tools)),
-    ...paths.protectedResource.map((path) => HttpRouter.add("GET", path, protectedResource)),
-    ...asPaths.map((path) => HttpRouter.add("GET", path, authorizationServer))
+export const layerAgentRoutes = <R>(location: AgentLocation, tools: ReadonlyArray<AgentTool<R>>) =>
+  HttpRouter.use((router) =>
+    Effect.gen(function*() {
+      // Resolved once, from the app being built (see layerOAuthRoutes).
+      const context = yield* Effect.context<OAuthGrants | RateLimiter | Settings | R>()
+      const settings = yield* Settings
+      const paths = wellKnownPaths(location)
+      const asPaths = location.separateOrigin
+        ? paths.authorizationServer
+        : paths.authorizationServer.filter((path) => path !== "/.well-known/oauth-authorization-server")
+      const endpoint = mcpEndpoint(location, tools)
+      yield* router.add("*", location.path, (request) => Effect.provideContext(endpoint(request), context))
+      for (const path of paths.protectedResource) {
+        yield* router.add("GET", path, publicJson(protectedResourceMetadata(settings.baseUrl, location)))
+      }
+      for (const path of asPaths) yield* router.add("GET", path, publicJson(authorizationServerMetadata(settings.baseUrl)))
+    })
   )
-}

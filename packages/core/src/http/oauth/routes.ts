@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { timingSafeEqual } from "node:crypto"
 import {
@@ -319,12 +319,27 @@ const authorizationServerDocument = Effect.gen(function*() {
   return publicJson(authorizationServerMetadata((yield* Settings).baseUrl))
 })
 
-/** The authorization server's routes on the base URL. */
-export const layerOAuthRoutes = Layer.mergeAll(
-  HttpRouter.add("GET", "/.well-known/oauth-authorization-server", authorizationServerDocument),
-  HttpRouter.add("POST", "/oauth/register", register),
-  HttpRouter.add("GET", "/oauth/authorize", authorizeGet),
-  HttpRouter.add("POST", "/oauth/authorize", authorizePost),
-  HttpRouter.add("POST", "/oauth/token", token),
-  HttpRouter.add("POST", "/oauth/revoke", revoke)
+/** What the authorization server's handlers use; resolved once, when the routes are built. */
+type RouteServices = OAuthClients | OAuthGrants | OAuthSessions | RateLimiter | Settings
+
+/**
+ * The authorization server's routes on the base URL. The handlers get their services
+ * from the app being built, not from the serving context, so the same layer works in
+ * `toWebHandler` and behind `HttpRouter.serve`.
+ */
+export const layerOAuthRoutes = HttpRouter.use((router) =>
+  Effect.gen(function*() {
+    const context = yield* Effect.context<RouteServices>()
+    const add = <E>(
+      method: "GET" | "POST",
+      path: `/${string}`,
+      handler: (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, RouteServices>
+    ) => router.add(method, path, (request) => Effect.provideContext(handler(request), context))
+    yield* add("GET", "/.well-known/oauth-authorization-server", () => authorizationServerDocument)
+    yield* add("POST", "/oauth/register", register)
+    yield* add("GET", "/oauth/authorize", authorizeGet)
+    yield* add("POST", "/oauth/authorize", authorizePost)
+    yield* add("POST", "/oauth/token", token)
+    yield* add("POST", "/oauth/revoke", revoke)
+  })
 )
