@@ -1,4 +1,4 @@
-import { Layer, Redacted } from "effect"
+import { Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import { makeAgentWebHandler, makeWebHandler } from "../../packages/core/src/app.js"
 import { defaultSettings, type ServiceSettings } from "../../packages/core/src/services/settings.js"
@@ -49,11 +49,14 @@ export const startOAuthApp = (database: DatabaseConfig, overrides: Partial<Servi
     registrationLimitPerDay: 1000,
     ...overrides
   })
-  // One memo map: the agent origin's handler reuses the database (and services) built for the main one.
-  const memoMap = Layer.makeMemoMapUnsafe()
-  const db = layerDatabase(database)
-  const app = makeWebHandler({ settings }, db, memoMap)
-  const agentApp = settings.mcpUrl === undefined ? undefined : makeAgentWebHandler({ settings }, db, memoMap)
+  // The database is built once and handed to both handlers as a ready context: each
+  // handler keeps its own router (and services), as the two listeners of the server do.
+  const dbScope = Scope.makeUnsafe()
+  const built = Effect.runPromise(Layer.buildWithScope(layerDatabase(database), dbScope))
+  built.catch(() => {})
+  const db = Layer.effectContext(Effect.promise(() => built))
+  const app = makeWebHandler({ settings }, db)
+  const agentApp = settings.mcpUrl === undefined ? undefined : makeAgentWebHandler({ settings }, db)
   const baseOrigin = settings.baseUrl
   const agentOrigin = settings.mcpUrl === undefined ? settings.baseUrl : new URL(settings.mcpUrl).origin
 
@@ -219,9 +222,11 @@ export const startOAuthApp = (database: DatabaseConfig, overrides: Partial<Servi
   const dispose = async () => {
     if (agentApp !== undefined) await agentApp.dispose()
     await app.dispose()
+    await Effect.runPromise(Scope.close(dbScope, Exit.void))
   }
   return {
     settings, fetchApp, json, operator, form, formJson, register, seedMerchant, newClient, consent, connect, mcp,
-    agentResource, agentUrl, ready, dispose
+    agentResource, agentUrl, ready, dispose,
+    handlers: { main: app.handler, agent: agentApp?.handler }
   }
 }

@@ -113,26 +113,22 @@ export const layerAgentApp = (
 
 /**
  * A web-standard handler: `(Request) => Promise<Response>`, and `dispose` to release the
- * database. Pass the same `memoMap` (and the same `database` layer value) to
- * {@link makeAgentWebHandler} to share one database between the two origins.
+ * database. To serve a separate agent origin too ({@link makeAgentWebHandler}), build the
+ * database once and pass it to both as a ready context (`Layer.succeedContext`).
  */
 export const makeWebHandler = (
   options: AppOptions,
-  database: Layer.Layer<SqlClient.SqlClient, unknown>,
-  memoMap?: Layer.MemoMap
+  database: Layer.Layer<SqlClient.SqlClient, unknown>
 ) =>
   HttpRouter.toWebHandler(layerApp(options, database).pipe(Layer.provide(HttpServer.layerServices)), {
-    disableLogger: true,
-    memoMap
+    disableLogger: true
   })
 
-/** The agent origin's web handler (see {@link layerAgentApp}); dispose it before the main handler. */
+/** The agent origin's web handler when `MCP_URL` is set (see {@link layerAgentApp}). */
 export const makeAgentWebHandler = (
   options: AppOptions,
-  database: Layer.Layer<SqlClient.SqlClient, unknown>,
-  memoMap?: Layer.MemoMap
+  database: Layer.Layer<SqlClient.SqlClient, unknown>
 ) =>
   HttpRouter.toWebHandler(layerAgentApp(options, database).pipe(Layer.provide(HttpServer.layerServices)), {
-    disableLogger: true,
-    memoMap
+    disableLogger: true
   })
