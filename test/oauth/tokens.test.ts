@@ -289,6 +289,19 @@ describe.each(databaseVariants())("tokens, revocation and the agent endpoint ($n
       expect((await getStore(`${header}.${forged}.${signature}`)).status).toBe(401)
     })
 
+    it("is stateless: GET and DELETE answer 405, and browsers may call it and the token endpoint cross-origin", async () => {
+      const { tokens } = await app.connect()
+      for (const method of ["GET", "DELETE"]) {
+        const res = await app.fetchApp(app.agentUrl, { method, headers: { authorization: `Bearer ${tokens.access_token}` } })
+        expect(res.status).toBe(405)
+        expect(res.headers.get("allow")).toBe("POST, OPTIONS")
+      }
+      const preflight = await app.fetchApp("/oauth/token", { method: "OPTIONS" })
+      expect(preflight.status).toBe(204)
+      expect(preflight.headers.get("access-control-allow-origin")).toBe("*")
+      expect((await app.fetchApp(app.agentUrl, { method: "OPTIONS" })).status).toBe(204)
+    })
+
     it("is not an /api/v3 credential: a connector token there answers 401", async () => {
       const { tokens } = await app.connect()
       const res = await app.json("/api/v3/stores/me", { headers: { authorization: `Bearer ${tokens.access_token}` } })

@@ -68,9 +68,13 @@ export const layerServer = (config: ServerConfig, options: ServeOptions = {}) =>
       gracefulShutdownTimeout: options.gracefulShutdownTimeout ?? "10 seconds"
     }))
   )
-  return Layer.mergeAll(layerBanner(config, output), layerPruning(options.pruneInterval ?? "10 minutes", output), agent).pipe(
+  // The agent listener is built beside the main one, not inside it: built under the main
+  // app's context it would share the main app's router.
+  const main = Layer.mergeAll(layerBanner(config, output), layerPruning(options.pruneInterval ?? "10 minutes", output)).pipe(
     Layer.provide(routes),
-    Layer.provide(listener),
+    Layer.provide(listener)
+  )
+  return Layer.mergeAll(main, agent).pipe(
     // Storage outermost: with the listener built beside it, the first requests could
     // arrive before migrations finished and stall (notes/stack.md, pitfall 5).
     Layer.provide(layerDemoSeed(config.settings.environment)),

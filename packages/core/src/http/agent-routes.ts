@@ -76,6 +76,13 @@ const mcpEndpoint = <R>(location: AgentLocation, tools: ReadonlyArray<AgentTool<
     const admission = yield* limiter.take(`agent:${principal.success.grantId}`, settings.rateLimitPerKeyPerMinute, 60)
     if (admission._tag === "Limited") return limited(admission.retryAfterSeconds)
 
+    // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
+    if (request.method !== "POST") {
+      return HttpServerResponse.jsonUnsafe(
+        { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this endpoint is stateless; POST JSON-RPC messages." }, id: null },
+        { status: 405, headers: { ...CORS, allow: "POST, OPTIONS" } }
+      )
+    }
     const context = yield* Effect.context<R>()
     const server = makeMcpServer(tools, principal.success, (effect) => Effect.runPromiseWith(context)(effect))
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })

@@ -2,7 +2,20 @@ import { HttpServerResponse } from "effect/http"
 import { type OAuthError, oauthErrorStatus } from "../../domain/oauth/errors.js"
 
 // RFC 6749 §5.1: token responses (and anything else carrying secrets) must not be cached.
-const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" }
+// Browser-based agents call these endpoints cross-origin; they carry no cookies, so any
+// origin may read the answers.
+const NO_STORE = { "cache-control": "no-store", pragma: "no-cache", "access-control-allow-origin": "*" }
+
+/** The answer to a CORS preflight of the registration, token and revocation endpoints. */
+export const preflight = HttpServerResponse.empty({
+  status: 204,
+  headers: {
+    "access-control-allow-origin": "*",
+    "access-control-allow-methods": "POST, OPTIONS",
+    "access-control-allow-headers": "content-type, authorization",
+    "access-control-max-age": "600"
+  }
+})
 
 /** A JSON answer of the authorization server, never cached. */
 export const oauthJson = (body: unknown, status = 200, headers: Record<string, string> = {}) =>

@@ -19,7 +19,7 @@ import { Settings } from "../../services/settings.js"
 import { CurrentRequest } from "../request-info.js"
 import { cookiePolicy, withCookie } from "./cookies.js"
 import { type ClientDisplay, consentPage, signInPage } from "./pages.js"
-import { oauthErrorResponse, oauthJson, publicJson } from "./respond.js"
+import { oauthErrorResponse, oauthJson, preflight, publicJson } from "./respond.js"
 
 const CSRF_COOKIE_SECONDS = 60 * 60
 
@@ -331,7 +331,7 @@ export const layerOAuthRoutes = HttpRouter.use((router) =>
   Effect.gen(function*() {
     const context = yield* Effect.context<RouteServices>()
     const add = <E>(
-      method: "GET" | "POST",
+      method: "GET" | "POST" | "OPTIONS",
       path: `/${string}`,
       handler: (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, RouteServices>
     ) => router.add(method, path, (request) => Effect.provideContext(handler(request), context))
@@ -341,5 +341,8 @@ export const layerOAuthRoutes = HttpRouter.use((router) =>
     yield* add("POST", "/oauth/authorize", authorizePost)
     yield* add("POST", "/oauth/token", token)
     yield* add("POST", "/oauth/revoke", revoke)
+    for (const path of ["/oauth/register", "/oauth/token", "/oauth/revoke"] as const) {
+      yield* add("OPTIONS", path, () => Effect.succeed(preflight))
+    }
   })
 )
