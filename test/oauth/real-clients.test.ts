@@ -1,10 +1,5 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as oauth from "oauth4webapi"
@@ -12,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { toNodeListener } from "../../packages/adapters/src/node.js"
 import { SCOPES } from "../../packages/core/src/domain/scopes.js"
 import { embeddedVariant, type TestDatabase } from "../support/databases.js"
-import { hiddenFields, startOAuthApp } from "./harness.js"
+import { close, connectWithMcpSdk, consentByForms, listen, type Merchant, startReceiver } from "./clients.js"
+import { startOAuthApp } from "./harness.js"
 
 const CHROMIUM = "/usr/bin/chromium"
 const CHROMIUM_FLAGS = [
@@ -27,63 +23,6 @@ const CHROMIUM_FLAGS = [
 ]
 const hasChromium = existsSync(CHROMIUM)
 const NO_CHROMIUM = `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium); the browser leg is skipped`
-
-const listen = (server: Server) =>
-  new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)))
-const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()))
-
-type Merchant = { readonly email: string; readonly password: string }
-
-/** Signs in and approves every requested scope with plain HTTP form posts; returns the redirect. */
-const consentByForms = async (authorizationUrl: string, merchant: Merchant): Promise<string> => {
-  const jar = new Map<string, string>()
-  const remember = (response: Response) => {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(";")
-      const at = pair?.indexOf("=") ?? -1
-      if (pair !== undefined && at > 0) jar.set(pair.slice(0, at), pair.slice(at + 1))
-    }
-  }
-  const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join("; ")
-  const post = async (url: string, fields: Record<string, string | ReadonlyArray<string>>) => {
-    const body = new URLSearchParams()
-    for (const [name, value] of Object.entries(fields)) for (const v of typeof value === "string" ? [value] : value) body.append(name, v)
-    const response = await fetch(url, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
-      body
-    })
-    remember(response)
-    return response
-  }
-  const action = new URL("/oauth/authorize", authorizationUrl).toString()
-  const signIn = await fetch(authorizationUrl, { redirect: "manual" })
-  remember(signIn)
-  const signedIn = await post(action, { ...hiddenFields(await signIn.text()), email: merchant.email, password: merchant.password })
-  expect(signedIn.status).toBe(303)
-  const consent = await fetch(authorizationUrl, { headers: { cookie: cookie() }, redirect: "manual" })
-  const html = await consent.text()
-  const scopes = [...html.matchAll(/name="scope" value="([^"]+)"/g)].map((m) => m[1] ?? "")
-  const approved = await post(action, { ...hiddenFields(html), scope: scopes, decision: "approve" })
-  expect(approved.status).toBe(303)
-  return approved.headers.get("location") ?? ""
-}
-
-/** A redirect-URI receiver on loopback: records the callback the browser is sent to. */
-const startReceiver = async () => {
-  const received: Array<string> = []
-  const waiters: Array<(url: string) => void> = []
-  const server = createServer((req, res) => {
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${req.url ?? "/"}`
-    received.push(url)
-    for (const waiter of waiters.splice(0)) waiter(url)
-    res.writeHead(200, { "content-type": "text/plain" }).end("You can close this window.")
-  })
-  const port = await listen(server)
-  const next = () => new Promise<string>((resolve) => waiters.push(resolve))
-  return { redirectUri: `http://127.0.0.1:${port}/callback`, next, close: () => close(server) }
-}
 
 /** Opens the authorization URL in headless Chromium (fresh profile) and clicks through sign-in and consent. */
 const consentByChromium = async (
@@ -250,54 +189,11 @@ describe.each([
     const merchant = await app.seedMerchant(1, "woocommerce")
     const receiver = await startReceiver()
     try {
-      let clientInformation: OAuthClientInformationMixed | undefined
-      let tokens: OAuthTokens | undefined
-      let verifier = ""
-      let authorizationUrl: URL | undefined
-      const provider: OAuthClientProvider = {
-        get redirectUrl() {
-          return receiver.redirectUri
-        },
-        get clientMetadata(): OAuthClientMetadata {
-          return {
-            client_name: "MCP SDK agent",
-            redirect_uris: [receiver.redirectUri],
-            grant_types: ["authorization_code", "refresh_token"],
-            response_types: ["code"],
-            token_endpoint_auth_method: "none"
-          }
-        },
-        state: () => "sdk-state",
-        clientInformation: () => clientInformation,
-        saveClientInformation: (info) => {
-          clientInformation = info
-        },
-        tokens: () => tokens,
-        saveTokens: (saved) => {
-          tokens = saved
-        },
-        redirectToAuthorization: (url) => {
-          authorizationUrl = url
-        },
-        saveCodeVerifier: (saved) => {
-          verifier = saved
-        },
-        codeVerifier: () => verifier
-      }
-      const first = new StreamableHTTPClientTransport(new URL(agentUrl), { authProvider: provider })
-      await expect(new Client({ name: "sdk-test", version: "1.0.0" }).connect(first)).rejects.toThrow(/Unauthorized/i)
-      expect(authorizationUrl?.origin).toBe(baseUrl)
-      expect(authorizationUrl?.searchParams.get("code_challenge_method")).toBe("S256")
-      const url = authorizationUrl?.toString() ?? ""
-      const callback = driver.browser
-        ? await consentByChromium(url, merchant, receiver.next())
-        : await consentByForms(url, merchant)
-      const code = new URL(callback).searchParams.get("code") ?? ""
-      await first.finishAuth(code)
-      expect(tokens?.access_token).toBeDefined()
-
-      const client = new Client({ name: "sdk-test", version: "1.0.0" })
-      await client.connect(new StreamableHTTPClientTransport(new URL(agentUrl), { authProvider: provider }))
+      const client = await connectWithMcpSdk(agentUrl, receiver.redirectUri, async (url) => {
+        expect(new URL(url).origin).toBe(baseUrl)
+        expect(new URL(url).searchParams.get("code_challenge_method")).toBe("S256")
+        return driver.browser ? await consentByChromium(url, merchant, receiver.next()) : await consentByForms(url, merchant)
+      })
       const listed = await client.listTools()
       expect(listed.tools.map((tool) => tool.name)).toContain("get_store")
       const result = await client.callTool({ name: "get_store", arguments: {} })
