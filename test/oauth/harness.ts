@@ -1,4 +1,5 @@
 import { Effect, Exit, Layer, Redacted, Scope } from "effect"
+import type { SqlClient } from "effect/sql"
 import { createHash, randomBytes } from "node:crypto"
 import { makeAgentWebHandler, makeWebHandler } from "../../packages/core/src/app.js"
 import { defaultSettings, type ServiceSettings } from "../../packages/core/src/services/settings.js"
@@ -55,6 +56,9 @@ export const startOAuthApp = (database: DatabaseConfig, overrides: Partial<Servi
   const built = Effect.runPromise(Layer.buildWithScope(layerDatabase(database), dbScope))
   built.catch(() => {})
   const db = Layer.effectContext(Effect.promise(() => built))
+  /** Runs an effect against the app's database (to age rows past their expiry, for instance). */
+  const runSql = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+    built.then((context) => Effect.runPromise(Effect.provideContext(effect, context)))
   const app = makeWebHandler({ settings }, db)
   const agentApp = settings.mcpUrl === undefined ? undefined : makeAgentWebHandler({ settings }, db)
   const baseOrigin = settings.baseUrl
@@ -226,7 +230,7 @@ export const startOAuthApp = (database: DatabaseConfig, overrides: Partial<Servi
   }
   return {
     settings, fetchApp, json, operator, form, formJson, register, seedMerchant, newClient, consent, connect, mcp,
-    agentResource, agentUrl, ready, dispose,
+    agentResource, agentUrl, ready, dispose, runSql,
     handlers: { main: app.handler, agent: agentApp?.handler }
   }
 }

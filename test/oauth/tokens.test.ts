@@ -1,4 +1,8 @@
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { AccessTokenSigner } from "../../packages/core/src/services/oauth-tokens.js"
+import { Settings } from "../../packages/core/src/services/settings.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { pkce, startOAuthApp } from "./harness.js"
 
@@ -163,6 +167,64 @@ describe.each(databaseVariants())("tokens, revocation and the agent endpoint ($n
         .toBe("invalid_scope")
       const narrowed = await refresh(client.clientId, tokens.refresh_token, { scope: "store:read" })
       expect(narrowed.body.scope).toBe("store:read")
+    })
+  })
+
+  describe("stored expiry", () => {
+    const age = (table: "oauth_codes" | "oauth_access_tokens" | "oauth_refresh_tokens") =>
+      app.runSql(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`UPDATE ${sql(table)} SET expires_at = now() - interval '1 second'`
+      }))
+
+    it("refuses an expired code, an access token past its stored expiry (its JWT still unexpired), and an expired refresh token", async () => {
+      const c = await approvedCode()
+      await age("oauth_codes")
+      expect((await exchange(c)).body.error).toBe("invalid_grant")
+
+      const { client, tokens } = await app.connect()
+      expect((await getStore(tokens.access_token)).status).toBe(200)
+      await age("oauth_access_tokens")
+      const expired = await getStore(tokens.access_token)
+      expect(expired.status).toBe(401)
+      expect(expired.headers.get("www-authenticate")).toContain("expired")
+      await age("oauth_refresh_tokens")
+      expect((await refresh(client.clientId, tokens.refresh_token)).body.error).toBe("invalid_grant")
+    })
+
+    it("lives 10 minutes (codes), 60 minutes (access) and 30 days (refresh)", async () => {
+      await app.connect()
+      const lifetimes = await app.runSql(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const seconds = (table: string) =>
+          sql<{ s: number }>`SELECT round(extract(epoch FROM max(expires_at - created_at)))::int AS s FROM ${sql(table)}`
+        return {
+          code: (yield* seconds("oauth_codes"))[0]?.s,
+          access: (yield* seconds("oauth_access_tokens"))[0]?.s,
+          refresh: (yield* seconds("oauth_refresh_tokens"))[0]?.s
+        }
+      }))
+      expect(lifetimes).toEqual({ code: 600, access: 3600, refresh: 30 * 24 * 3600 })
+    })
+
+    it("keeps verifying tokens signed with an older key after a rotation", async () => {
+      const signer = AccessTokenSigner.layer.pipe(Layer.provide(Layer.succeed(Settings, app.settings)))
+      const claims = { jti: "at_rotation", sub: "1", client_id: "c", aud: app.agentResource, scope: "store:read" }
+      const result = await app.runSql(Effect.gen(function*() {
+        const tokens = yield* AccessTokenSigner
+        const before = yield* tokens.sign(claims, Math.floor(Date.now() / 1000) + 60)
+        const kid = yield* tokens.rotate
+        const after = yield* tokens.sign(claims, Math.floor(Date.now() / 1000) + 60)
+        const kidOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split(".")[0] ?? "", "base64url").toString()).kid
+        return {
+          kids: [kidOf(before), kidOf(after)],
+          kid,
+          verified: [(yield* tokens.verify(before)).jti, (yield* tokens.verify(after)).jti]
+        }
+      }).pipe(Effect.provide(signer)))
+      expect(result.kids[1]).toBe(result.kid)
+      expect(result.kids[0]).not.toBe(result.kid)
+      expect(result.verified).toEqual(["at_rotation", "at_rotation"])
     })
   })
 
