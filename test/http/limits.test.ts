@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { outsideWindowEdge } from "../support/quota-window.js"
 import { databaseVariants, postgresVariant, type TestDatabase } from "../support/databases.js"
 import { startApp } from "../support/app.js"
 
 const DIAGNOSTIC = { "x-signcraft-rate-limit-test": "true" }
 
 // Quota windows are minute-aligned; a test that counts within one waits out a boundary.
-const outsideWindowEdge = async () => {
-  const secondsLeft = 60 - (Math.floor(Date.now() / 1000) % 60)
-  if (secondsLeft < 10) await new Promise((resolve) => setTimeout(resolve, secondsLeft * 1000 + 100))
-}
 
 describe.each(databaseVariants())("quotas ($name database)", (variant) => {
   let db: TestDatabase

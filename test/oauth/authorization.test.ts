@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SCOPES } from "../../packages/core/src/domain/scopes.js"
 import { cookiePolicy } from "../../packages/core/src/http/oauth/cookies.js"
+import { outsideWindowEdge } from "../support/quota-window.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { cookiesOf, hiddenFields, pkce, startOAuthApp } from "./harness.js"
 
@@ -362,6 +363,7 @@ describe.each(databaseVariants())("registration quotas ($name database)", (varia
     expect(refused.headers.get("retry-after")).toBe(String(refused.body.retry_after))
 
     // The agent endpoint's own per-grant quota (2 per minute here).
+    await outsideWindowEdge()
     expect((await app.mcp(tokens.access_token, "tools/list")).status).toBe(200)
     expect((await app.mcp(tokens.access_token, "tools/list")).status).toBe(200)
     const limited = await app.mcp(tokens.access_token, "tools/list")
