@@ -24,7 +24,7 @@ describe.each(databaseVariants())("custom-integration flow ($name database)", (v
 
   beforeAll(async () => {
     db = await variant.create()
-    app = await startCommerceApp(db.config)
+    app = await startCommerceApp(db.config, { webhookRetryBaseMs: 20 }, { deliveryWorker: { pollIntervalMs: 20 } })
     integrator = await startIntegrator()
   })
   afterAll(async () => {
@@ -142,6 +142,46 @@ describe.each(databaseVariants())("custom-integration flow ($name database)", (v
     expect(payloads[1].order.customer).toMatchObject({ first_name: "Grace", email: "grace@example.com" })
   })
 
+  it("delivers the queued product:created and order:created to the Store's webhook subscriptions", async () => {
+    const store = await app.seedStore({ scopes: ["orders:write", "webhooks:write"] })
+    const customiserId = await app.seedCustomiser(store.storeId)
+    const integration = await seedIntegration(store.storeId)
+    integrator.useSecret(integration.signing_secret)
+    integrator.answer("external_id")
+    const subscribe = async (topic: string, path: string) => {
+      const res = await app.call("POST", "/api/v3/webhook-subscriptions", { key: store.key, body: { topic, url: integrator.hookUrl(path) } })
+      expect(res.status).toBe(201)
+      integrator.useHookSecret(path, res.body.data.secret)
+    }
+    const productPath = `/hooks/${store.storeId}/products`
+    const orderPath = `/hooks/${store.storeId}/orders`
+    await subscribe("product:created", productPath)
+    await subscribe("order:created", orderPath)
+
+    const created = await app.call("POST", `/storefront/v1/customisers/${customiserId}/designs`, { body: design(integration.id) })
+    expect(created.status).toBe(201)
+    const ordered = await app.call("POST", "/api/v3/orders", {
+      key: store.key,
+      body: { integration_id: integration.id, total_amount: 24900, line_items: [{ product_id: created.body.product_id, quantity: 1 }] }
+    })
+    expect(ordered.status).toBe(201)
+
+    const deadline = Date.now() + 15_000
+    const at = (path: string) => integrator.calls.filter((c) => c.path === path)
+    while ((at(productPath).length === 0 || at(orderPath).length === 0) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    const [productDelivery] = at(productPath)
+    const [orderDelivery] = at(orderPath)
+    expect(productDelivery?.verified).toBe(true)
+    expect(productDelivery?.headers["x-webhook-topic"]).toBe("product:created")
+    expect(JSON.parse(productDelivery?.rawBody ?? "{}").product.product_id).toBe(created.body.product_id)
+    expect(orderDelivery?.verified).toBe(true)
+    const order = JSON.parse(orderDelivery?.rawBody ?? "{}").order
+    expect(order).toMatchObject({ order_id: ordered.body.data.id, order_total: 24900, currency: "USD" })
+    expect(order.products[0]).toMatchObject({ product_id: created.body.product_id, external_id: created.body.external_id })
+  })
+
   it("keeps the design and answers 502 integration_callback_failed when the integrator fails", async () => {
     const store = await app.seedStore({ scopes: ["orders:write"] })
     const customiserId = await app.seedCustomiser(store.storeId)
@@ -249,15 +289,15 @@ describe.each(databaseVariants())("custom-integration flow ($name database)", (v
 })
 
 describe("integration URLs in production", () => {
-  it("refuses plain http and loopback create-product URLs", async () => {
+  it("refuses plain http, loopback, private and metadata create-product URLs", async () => {
     const app = await startCommerceApp({ _tag: "Embedded", location: "memory" }, { environment: "production" })
     try {
       const store = await app.seedStore({ scopes: ["orders:write"] })
-      for (const url of ["http://hooks.example.com/p", "https://127.0.0.1/p", "https://localhost/p", "https://169.254.169.254/p"]) {
+      for (const url of ["http://hooks.example.com/p", "https://127.0.0.1/p", "https://localhost/p", "https://169.254.169.254/p", "https://10.1.2.3/p"]) {
         const res = await app.operator("POST", `/stores/${store.storeId}/integrations`, { create_product_url: url })
         expect(res.status, url).toBe(422)
+        expect(res.body.errors[0].pointer).toBe("/create_product_url")
       }
-      expect((await app.operator("POST", `/stores/${store.storeId}/integrations`, { create_product_url: "https://hooks.example.com/p" })).status).toBe(201)
     } finally {
       await app.dispose()
     }

@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { outsideWindowEdge } from "../support/quota-window.js"
 import { databaseVariants, postgresVariant, type TestDatabase } from "../support/databases.js"
 import { startApp } from "../support/app.js"
 
 const DIAGNOSTIC = { "x-signcraft-rate-limit-test": "true" }
 
 // Quota windows are minute-aligned; a test that counts within one waits out a boundary.
-const outsideWindowEdge = async () => {
-  const secondsLeft = 60 - (Math.floor(Date.now() / 1000) % 60)
-  if (secondsLeft < 10) await new Promise((resolve) => setTimeout(resolve, secondsLeft * 1000 + 100))
-}
 
 describe.each(databaseVariants())("quotas ($name database)", (variant) => {
   let db: TestDatabase
@@ -37,7 +34,7 @@ describe.each(databaseVariants())("quotas ($name database)", (variant) => {
     } finally {
       await app.dispose()
     }
-  }, 30_000)
+  }, 120_000)
 
   it("gives the diagnostic header its own one-per-five-seconds bucket for test keys", async () => {
     const app = startApp(db.config, { rateLimitPerKeyPerMinute: 2, rateLimitPerIpPerMinute: 10_000 })
@@ -61,7 +58,7 @@ describe.each(databaseVariants())("quotas ($name database)", (variant) => {
     } finally {
       await app.dispose()
     }
-  }, 20_000)
+  }, 120_000)
 
   it("ignores the diagnostic header for live keys and in production", async () => {
     for (const [mode, environment] of [["live", "test"], ["test", "production"]] as const) {
@@ -92,7 +89,7 @@ describe.each(databaseVariants())("quotas ($name database)", (variant) => {
       await app.dispose()
       await own.cleanup()
     }
-  }, 60_000)
+  }, 180_000)
 })
 
 const pgUrl = process.env.DATABASE_URL
@@ -123,5 +120,5 @@ describe.runIf(pgUrl !== undefined && pgUrl !== "")("quotas across processes on 
       await second.dispose()
       await db.cleanup()
     }
-  }, 60_000)
+  }, 180_000)
 })

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { makeWebHandler } from "../../packages/core/src/app.js"
+import { type AppOptions, makeWebHandler } from "../../packages/core/src/app.js"
 import { verifyWebhook } from "../../packages/core/src/domain/webhooks/signature.js"
 import { defaultSettings, type ServiceSettings } from "../../packages/core/src/services/settings.js"
 import { layerDatabase, type DatabaseConfig } from "../../packages/core/src/storage/database.js"
@@ -12,7 +12,11 @@ import { OPERATOR_TOKEN, type TestResponse } from "./app.js"
  * The real web handler over a database whose `SqlClient` the test can use too, to seed what
  * no endpoint creates yet and to look at what the handler stored.
  */
-export const startCommerceApp = async (database: DatabaseConfig, overrides: Partial<ServiceSettings> = {}) => {
+export const startCommerceApp = async (
+  database: DatabaseConfig,
+  overrides: Partial<ServiceSettings> = {},
+  appOptions: Omit<AppOptions, "settings"> = {}
+) => {
   const runtime = ManagedRuntime.make(layerDatabase(database))
   const context = await runtime.context()
   const settings = defaultSettings({
@@ -22,7 +26,7 @@ export const startCommerceApp = async (database: DatabaseConfig, overrides: Part
     rateLimitPerIpPerMinute: 100_000,
     ...overrides
   })
-  const app = makeWebHandler({ settings }, Layer.succeedContext(context))
+  const app = makeWebHandler({ ...appOptions, settings }, Layer.succeedContext(context))
 
   const call = async (
     method: string,
@@ -99,6 +103,8 @@ export interface ReceivedCall {
 export const startIntegrator = async () => {
   const calls: Array<ReceivedCall> = []
   let secret = ""
+  // Webhook subscriptions deliver to /hooks/…, each signed with its own subscription secret.
+  const hookSecrets = new Map<string, string>()
   let behaviour: ReceiverBehaviour = "external_id"
   let counter = 0
   const server: Server = createServer((req, res) => {
@@ -106,12 +112,14 @@ export const startIntegrator = async () => {
     req.on("data", (chunk: Buffer) => chunks.push(chunk))
     req.on("end", () => {
       const rawBody = Buffer.concat(chunks).toString("utf8")
-      const verified = verifyWebhook({ rawBody, headers: req.headers, secret }).ok
+      const path = req.url ?? ""
+      const verified = verifyWebhook({ rawBody, headers: req.headers, secret: hookSecrets.get(path) ?? secret }).ok
       calls.push({ path: req.url ?? "", headers: req.headers, rawBody, verified })
       counter += 1
       const json = (status: number, body: unknown) =>
         res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body))
       if (!verified) return json(401, { error: "bad signature" })
+      if (hookSecrets.has(path)) return json(200, { ok: true, external_id: `hook_${counter}` })
       switch (behaviour) {
         case "external_id":
           return json(200, { external_id: `shop_prod_${counter}` })
@@ -135,6 +143,11 @@ export const startIntegrator = async () => {
     calls,
     useSecret: (value: string) => {
       secret = value
+    },
+    /** Where a webhook subscription should deliver, and the secret its deliveries are signed with. */
+    hookUrl: (path: string) => `http://127.0.0.1:${port}${path}`,
+    useHookSecret: (path: string, value: string) => {
+      hookSecrets.set(path, value)
     },
     answer: (next: ReceiverBehaviour) => {
       behaviour = next

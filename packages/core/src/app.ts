@@ -29,8 +29,16 @@ import {
   layerRequestFailures
 } from "./http/middleware/implementations.js"
 import { layerRouterMiddleware, type RequestLogger } from "./http/router-middleware.js"
+import { agentTools } from "./agent/tools/index.js"
+import { agentLocation } from "./domain/oauth/metadata.js"
+import { layerAgentRoutes } from "./http/agent-routes.js"
+import { layerOAuthRoutes } from "./http/oauth/routes.js"
 import { Credentials } from "./services/credentials.js"
 import { Customisers } from "./services/customisers.js"
+import { OAuthClients } from "./services/oauth-clients.js"
+import { OAuthGrants } from "./services/oauth-grants.js"
+import { OAuthSessions } from "./services/oauth-sessions.js"
+import { AccessTokenSigner } from "./services/oauth-tokens.js"
 import { DeprecatedUsage } from "./services/deprecated-usage.js"
 import { IdempotencyStore } from "./services/idempotency.js"
 import { Identity } from "./services/identity.js"
@@ -53,6 +61,12 @@ export const layerWebhookServices = Layer.mergeAll(WebhookSubscriptions.layer, W
   Layer.provideMerge(Layer.mergeAll(DeliveryUrlGuard.layer, Outbox.layer))
 )
 
+/** The connector's authorization server: clients, sessions, signing keys, grants and tokens (needs `Settings`). */
+export const layerOAuthServices = Layer.mergeAll(
+  OAuthGrants.layer.pipe(Layer.provideMerge(Layer.mergeAll(AccessTokenSigner.layer, OAuthClients.layer))),
+  OAuthSessions.layer.pipe(Layer.provide(RateLimiter.layer))
+)
+
 /** The domain services over a `SqlClient`. */
 export const layerServices = Layer.mergeAll(
   Identity.layer,
@@ -67,6 +81,11 @@ export const layerServices = Layer.mergeAll(
 // Commerce services: they build on the ones above (and Orders, Designs on each other).
 const layerCommerce = Layer.mergeAll(Orders.layer, Designs.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(Integrations.layer, Products.layer, Analytics.layer))
+)
+
+// Every service of the app, over a `SqlClient` and `Settings`: the API and the agent origin share them.
+const layerAllServices = layerCommerce.pipe(
+  Layer.provideMerge(Layer.mergeAll(layerServices, layerWebhookServices, layerOAuthServices))
 )
 
 const layerMiddleware = Layer.mergeAll(
@@ -130,8 +149,7 @@ export const layerApp = (
   database: Layer.Layer<SqlClient.SqlClient, unknown>
 ) => {
   const settings = Layer.succeed(Settings, options.settings)
-  const services = layerCommerce.pipe(
-    Layer.provideMerge(Layer.mergeAll(layerServices, layerWebhookServices)),
+  const services = layerAllServices.pipe(
     Layer.provideMerge(database),
     Layer.provideMerge(settings)
   )
@@ -140,14 +158,38 @@ export const layerApp = (
     Layer.provide(layerMiddleware)
   )
   const worker = options.deliveryWorker === undefined ? Layer.empty : layerDeliveryLoop(options.deliveryWorker)
-  return Layer.mergeAll(api, layerDocs, layerRouterMiddleware(options.log ?? (() => {})), worker).pipe(
+  const location = agentLocation(options.settings.baseUrl, options.settings.mcpUrl)
+  // Without MCP_URL the agent endpoint is served here, at `{base_url}/mcp`.
+  const agent = location.separateOrigin ? Layer.empty : layerAgentRoutes(location, agentTools)
+  return Layer.mergeAll(api, layerDocs, layerOAuthRoutes, agent, layerRouterMiddleware(options.log ?? (() => {})), worker).pipe(
     Layer.provideMerge(services)
   )
 }
 
 /**
- * A web-standard handler: `(Request) => Promise<Response>`, and `dispose` to release the database.
- * Pass a `memoMap` to share the database layer with other runtimes built from the same map.
+ * The agent origin's routes when `MCP_URL` gives the agent endpoint an origin of its
+ * own: the endpoint at that origin's root and both metadata documents. Serve it on its
+ * own listener, over the same database as {@link layerApp}.
+ */
+export const layerAgentApp = (
+  options: AppOptions,
+  database: Layer.Layer<SqlClient.SqlClient, unknown>
+) => {
+  const settings = Layer.succeed(Settings, options.settings)
+  const services = layerAllServices.pipe(
+    Layer.provideMerge(database),
+    Layer.provideMerge(settings)
+  )
+  const location = agentLocation(options.settings.baseUrl, options.settings.mcpUrl)
+  return Layer.mergeAll(layerAgentRoutes(location, agentTools), layerRouterMiddleware(options.log ?? (() => {}))).pipe(
+    Layer.provideMerge(services)
+  )
+}
+
+/**
+ * A web-standard handler: `(Request) => Promise<Response>`, and `dispose` to release the
+ * database. To serve a separate agent origin too ({@link makeAgentWebHandler}), build the
+ * database once and pass it to both as a ready context (`Layer.succeedContext`).
  */
 export const makeWebHandler = (
   options: AppOptions,
@@ -157,4 +199,13 @@ export const makeWebHandler = (
   HttpRouter.toWebHandler(layerApp(options, database).pipe(Layer.provide(HttpServer.layerServices)), {
     disableLogger: true,
     ...(build.memoMap === undefined ? {} : { memoMap: build.memoMap })
+  })
+
+/** The agent origin's web handler when `MCP_URL` is set (see {@link layerAgentApp}). */
+export const makeAgentWebHandler = (
+  options: AppOptions,
+  database: Layer.Layer<SqlClient.SqlClient, unknown>
+) =>
+  HttpRouter.toWebHandler(layerAgentApp(options, database).pipe(Layer.provide(HttpServer.layerServices)), {
+    disableLogger: true
   })

@@ -2,7 +2,18 @@
  * @signcraft/core: the signcraft domain, its services over `SqlClient`, and the HTTP
  * app, exported as Effect layers and as a web-standard `(Request) => Promise<Response>`.
  */
-export { layerApp, layerServices, makeWebHandler, type AppOptions } from "./app.js"
+export {
+  layerAgentApp,
+  layerApp,
+  layerOAuthServices,
+  layerServices,
+  makeAgentWebHandler,
+  makeWebHandler,
+  type AppOptions
+} from "./app.js"
+export { defineTool, type AgentTool, type AgentToolHints, type ToolDefinition } from "./agent/tool.js"
+export { agentTools } from "./agent/tools/index.js"
+export * as oauth from "./domain/oauth/index.js"
 export * from "./domain/api-key.js"
 export * from "./domain/errors.js"
 export * from "./domain/field-error.js"
@@ -29,6 +40,15 @@ export { DeprecatedUsage, type UsageRecord } from "./services/deprecated-usage.j
 export { IdempotencyStore, RETENTION_MS as IDEMPOTENCY_RETENTION_MS } from "./services/idempotency.js"
 export { Identity, type Company, type Person, type Store } from "./services/identity.js"
 export { RateLimiter, type Admission } from "./services/rate-limiter.js"
+export { OAuthClients, type OAuthClient } from "./services/oauth-clients.js"
+export {
+  OAuthGrants,
+  type AgentPrincipal,
+  type Connection,
+  type TokenResponse
+} from "./services/oauth-grants.js"
+export { OAuthSessions, type ConnectableStore, type PersonSession } from "./services/oauth-sessions.js"
+export { AccessTokenSigner, type AccessTokenClaims } from "./services/oauth-tokens.js"
 export { Settings, defaultSettings, type Environment, type ServiceSettings } from "./services/settings.js"
 export { layerDatabase, migrate, type DatabaseConfig } from "./storage/database.js"
 export { layerEmbedded, type EmbeddedLocation } from "./storage/embedded.js"
@@ -40,8 +60,7 @@ export * as webhooks from "./domain/webhooks/index.js"
 export * as pricing from "./domain/pricing/index.js"
 export * from "./domain/enums.js"
 export { applyMergePatch } from "./domain/merge-patch.js"
-export * as deliveryUrl from "./domain/delivery-url.js"
-export { DeliveryFailed, deliveryLookup, postJsonDelivery, type DeliveryRequest, type DeliveryResponse } from "./services/delivery-http.js"
+export { DeliveryFailed, postJsonDelivery, type DeliveryRequest, type DeliveryResponse } from "./services/delivery-http.js"
 export { Analytics } from "./services/analytics.js"
 export { Designs, CALLBACK_TIMEOUT_MS, type AcceptedDesign, type FinishedDesign } from "./services/designs.js"
 export { Integrations, newSigningSecret, type IntegrationRecord } from "./services/integrations.js"

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Effect, Exit } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { deliveryLookup, postJsonDelivery } from "../src/services/delivery-http.js"
+import { postJsonDelivery } from "../src/services/delivery-http.js"
 
 let server: Server
 let base = ""
@@ -72,16 +72,5 @@ describe("postJsonDelivery", () => {
     const before = seen.length
     expect(failureReason(await post("/ok", "production"))).toEqual(["refused_url"])
     expect(seen.length).toBe(before)
-  })
-
-  it("refuses names resolving to forbidden addresses when connecting, in production only", async () => {
-    const resolve = (environment: "test" | "production") =>
-      new Promise<string>((done) => {
-        deliveryLookup(environment)("localhost", { all: false }, (error, address) => {
-          done(error === null ? String(address) : (error as { code?: string }).code ?? "error")
-        })
-      })
-    expect(await resolve("production")).toBe("EFORBIDDENADDRESS")
-    expect(await resolve("test")).toMatch(/^(127\.0\.0\.1|::1)$/)
   })
 })

@@ -1,5 +1,5 @@
 import { resolve } from "node:path"
-import type { DatabaseConfig } from "@signcraft/core"
+import { type DatabaseConfig, oauth } from "@signcraft/core"
 import { Option } from "effect"
 import type { ServerConfig } from "./config.js"
 import type { DemoData } from "./demo-data.js"
@@ -30,6 +30,7 @@ export const bannerLines = (
     `signcraft listening on ${listenUrl} (${settings.environment})`,
     `  base URL       ${settings.baseUrl}`,
     `  documentation  ${settings.baseUrl}/docs`,
+    `  agent (MCP)    ${oauth.agentLocation(settings.baseUrl, settings.mcpUrl).resource}`,
     `  database       ${describeDatabase(config.database)}`,
     `  operator API   ${settings.operatorToken === undefined ? "off (OPERATOR_TOKEN is not set)" : `${settings.baseUrl}/operator/v1`}`
   ]

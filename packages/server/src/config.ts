@@ -196,6 +196,7 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
 
   const settings = defaultSettings({
     baseUrl,
+    mcpUrl: mcp?.url,
     environment,
     operatorToken: operatorToken === undefined ? undefined : Redacted.make(operatorToken),
     rateLimitPerKeyPerMinute,

@@ -1,15 +1,25 @@
-import { IdempotencyStore, RateLimiter } from "@signcraft/core"
-import { Cause, Clock, Duration, Effect, Layer } from "effect"
+import { IdempotencyStore, OAuthClients, OAuthGrants, OAuthSessions, RateLimiter } from "@signcraft/core"
+import { Cause, Clock, Duration, Effect, Layer, Option } from "effect"
 import type { LineOutput } from "./log-output.js"
 
 /** Rate-limit windows older than this are of no further use. */
 const RATE_LIMIT_HORIZON_MS = 60 * 60 * 1000
 
-/** One pass: drops finished rate-limit windows and expired idempotency records. */
+/**
+ * One pass: drops finished rate-limit windows and expired idempotency records, and, when
+ * the connector's services are present, stale client registrations, old registration
+ * attempts, expired sessions, codes and tokens.
+ */
 export const pruneOnce = Effect.gen(function*() {
   const now = yield* Clock.currentTimeMillis
   yield* (yield* RateLimiter).prune(now - RATE_LIMIT_HORIZON_MS)
   yield* (yield* IdempotencyStore).prune()
+  const clients = yield* Effect.serviceOption(OAuthClients)
+  if (Option.isSome(clients)) yield* clients.value.prune
+  const grants = yield* Effect.serviceOption(OAuthGrants)
+  if (Option.isSome(grants)) yield* grants.value.prune
+  const sessions = yield* Effect.serviceOption(OAuthSessions)
+  if (Option.isSome(sessions)) yield* sessions.value.prune
 })
 
 /**

@@ -1,5 +1,5 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { layerApp, layerDatabase, type RequestLogger, Settings } from "@signcraft/core"
+import { layerAgentApp, layerApp, layerDatabase, type RequestLogger, Settings } from "@signcraft/core"
 import { type Duration, Effect, Layer } from "effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServer from "effect/http/HttpServer"
@@ -76,9 +76,26 @@ export const layerServer = (config: ServerConfig, options: ServeOptions = {}) =>
     host: config.host,
     gracefulShutdownTimeout: options.gracefulShutdownTimeout ?? "10 seconds"
   })
-  return Layer.mergeAll(layerBanner(config, output), layerPruning(options.pruneInterval ?? "10 minutes", output)).pipe(
+  // With MCP_PORT and MCP_URL the agent endpoint gets a listener of its own, over the
+  // same database; closing the server closes both listeners.
+  const agent = config.mcp === undefined ? Layer.empty : HttpRouter.serve(
+    layerAgentApp({ settings: config.settings, log: requestLogger(output) }, database),
+    { disableLogger: true, disableListenLog: true }
+  ).pipe(
+    Layer.provide(Layer.succeed(Settings, config.settings)),
+    Layer.provide(NodeHttpServer.layer(createDrainingServer, {
+      port: config.mcp.port,
+      host: config.host,
+      gracefulShutdownTimeout: options.gracefulShutdownTimeout ?? "10 seconds"
+    }))
+  )
+  // The agent listener is built beside the main one, not inside it: built under the main
+  // app's context it would share the main app's router.
+  const main = Layer.mergeAll(layerBanner(config, output), layerPruning(options.pruneInterval ?? "10 minutes", output)).pipe(
     Layer.provide(routes),
-    Layer.provide(listener),
+    Layer.provide(listener)
+  )
+  return Layer.mergeAll(main, agent).pipe(
     // Storage outermost: with the listener built beside it, the first requests could
     // arrive before migrations finished and stall (notes/stack.md, pitfall 5).
     Layer.provide(layerDemoSeed(config.settings.environment)),

@@ -1,9 +1,8 @@
-import { lookup as dnsLookup, type LookupAddress } from "node:dns"
 import { request as httpRequest, type IncomingMessage } from "node:http"
 import { request as httpsRequest } from "node:https"
-import type { LookupFunction } from "node:net"
 import { Data, Effect } from "effect"
-import { checkDeliveryUrl, type DeliveryUrlFault, isForbiddenAddress } from "../domain/delivery-url.js"
+import { checkDeliveryUrl, type DeliveryUrlFault } from "../domain/delivery-url.js"
+import { guardedLookup } from "./delivery-url-guard.js"
 import type { Environment } from "./settings.js"
 
 /** Why a delivery got no usable answer. `reason` is safe to log and to record per attempt. */
@@ -32,29 +31,6 @@ export interface DeliveryRequest {
 
 const DEFAULT_TIMEOUT_MS = 10_000
 const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024
-
-class ForbiddenAddress extends Error {
-  readonly code = "EFORBIDDENADDRESS"
-}
-
-/**
- * A `lookup` for `http.request` that refuses names resolving to addresses the environment may
- * not reach. Checking here, on the addresses the socket will actually use, closes the gap a
- * check-then-connect would leave to DNS rebinding.
- */
-export const deliveryLookup = (environment: Environment): LookupFunction =>
-  (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: ReadonlyArray<LookupAddress>) => {
-      if (error !== null) return callback(error, "", 0)
-      const refused = environment === "production" ? addresses.find((entry) => isForbiddenAddress(entry.address)) : undefined
-      if (refused !== undefined || addresses.length === 0) {
-        return callback(new ForbiddenAddress(`${hostname} resolves to a forbidden address`), "", 0)
-      }
-      if (options.all === true) return (callback as unknown as (e: null, a: ReadonlyArray<LookupAddress>) => void)(null, addresses)
-      const first = addresses[0]
-      return first === undefined ? callback(new ForbiddenAddress("no address"), "", 0) : callback(null, first.address, first.family)
-    })
-  }
 
 const refused = (fault: DeliveryUrlFault) =>
   new DeliveryFailed({ reason: fault.code === "forbidden_host" ? "forbidden_address" : "refused_url", detail: fault.detail })
@@ -93,7 +69,8 @@ export const postJsonDelivery = (delivery: DeliveryRequest): Effect.Effect<Deliv
     const req = send(url, {
       method: "POST",
       headers: { ...delivery.headers, "content-type": "application/json", "content-length": String(body.length) },
-      lookup: deliveryLookup(delivery.environment),
+      // In production every resolved address is checked when connecting (no DNS rebinding gap).
+      ...(delivery.environment === "production" ? { lookup: guardedLookup } : {}),
       agent: false
     })
     const timer = setTimeout(() => {
@@ -117,7 +94,7 @@ export const postJsonDelivery = (delivery: DeliveryRequest): Effect.Effect<Deliv
     })
     req.once("error", (error: Error) => {
       if (error instanceof DeliveryFailed) return finish(Effect.fail(error))
-      const forbidden = error instanceof ForbiddenAddress || (error as { code?: string }).code === "EFORBIDDENADDRESS"
+      const forbidden = (error as { code?: string }).code === "EFORBIDDEN"
       finish(Effect.fail(new DeliveryFailed({
         reason: forbidden ? "forbidden_address" : "network",
         detail: forbidden ? "The host resolves to a loopback, private, link-local or metadata address." : error.message

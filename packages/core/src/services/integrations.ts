@@ -1,11 +1,10 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBase62 } from "../domain/api-key.js"
-import { checkDeliveryUrl } from "../domain/delivery-url.js"
 import { NotFound, ValidationFailed } from "../domain/errors.js"
 import type { FieldError } from "../domain/field-error.js"
 import { isStorableId, singleRow } from "../storage/rows.js"
-import { Settings } from "./settings.js"
+import { DeliveryUrlGuard } from "./delivery-url-guard.js"
 
 /** A custom integration of a Store: where finished designs are announced, and with which secret. */
 export interface IntegrationRecord {
@@ -18,7 +17,7 @@ export interface IntegrationRecord {
   readonly created_at: string
 }
 
-/** Why an integration named in a request cannot be used. */
+/** How a request may use an integration it names: whatever its state, or only while enabled. */
 export type IntegrationUse = "any" | "enabled"
 
 interface IntegrationRow extends Omit<IntegrationRecord, "id" | "store_id"> {
@@ -59,18 +58,18 @@ export class Integrations extends Context.Service<Integrations, {
     Integrations,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const settings = yield* Settings
+      const guard = yield* DeliveryUrlGuard
       const columns = sql.unsafe(`id, store_id, name, create_product_url, enabled, signing_secret,
         to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at`)
 
-      const checkUrl = (raw: string) => {
-        const checked = checkDeliveryUrl(raw, settings.environment)
-        return checked.ok ? Effect.void : Effect.fail(
-          new ValidationFailed({
-            errors: [{ pointer: "/create_product_url", code: checked.fault.code, detail: checked.fault.detail }]
-          })
+      // The webhook subscriptions' rule: in production the name must resolve to public addresses only.
+      const checkUrl = (raw: string) =>
+        guard.check(raw).pipe(
+          Effect.asVoid,
+          Effect.mapError((fault) =>
+            new ValidationFailed({ errors: [{ pointer: "/create_product_url", code: fault.code, detail: fault.detail }] })
+          )
         )
-      }
 
       const byId = (id: number) =>
         !isStorableId(id) ? Effect.succeed(Option.none<IntegrationRecord>()) : sql<IntegrationRow>`

@@ -7,6 +7,11 @@ export type Environment = "development" | "test" | "production"
 export interface ServiceSettings {
   /** Public origin of the API and the authorization server, without a trailing slash. */
   readonly baseUrl: string
+  /**
+   * Origin and resource identifier of the agent endpoint when it has a listener of its
+   * own (`MCP_URL`); when absent the agent endpoint is `{baseUrl}/mcp`.
+   */
+  readonly mcpUrl: string | undefined
   readonly environment: Environment
   /** Bearer token of the operator API; the operator API answers 404 when absent. */
   readonly operatorToken: Redacted.Redacted<string> | undefined
@@ -25,6 +30,7 @@ export class Settings extends Context.Service<Settings, ServiceSettings>()("sign
 /** Defaults of the operating contract, for embedders and tests. */
 export const defaultSettings = (overrides: Partial<ServiceSettings> = {}): ServiceSettings => ({
   baseUrl: "http://localhost:8080",
+  mcpUrl: undefined,
   environment: "development",
   operatorToken: undefined,
   rateLimitPerKeyPerMinute: 600,

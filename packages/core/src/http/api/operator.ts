@@ -45,6 +45,15 @@ export const DeprecatedUsageView = Schema.Struct({
   count: Schema.Int,
   last_seen_at: Schema.String
 }).annotate({ identifier: "DeprecatedUsage" })
+/** A live connector grant (a connection) of a Store. */
+export const ConnectionView = Schema.Struct({
+  id: Schema.Int,
+  client_id: Schema.String,
+  client_name: Schema.NullOr(Schema.String),
+  person_id: Schema.Int,
+  scopes: Schema.Array(Schema.String),
+  created_at: Schema.String
+}).annotate({ identifier: "Connection" })
 
 /** Platforms are an open set of lowercase slugs (`custom`, `shopify`, `woocommerce`, …). */
 export const Platform = Schema.String.check(
@@ -114,6 +123,14 @@ export class OperatorApi extends HttpApiGroup.make("operator")
         pricing: Schema.optionalKey(Schema.Unknown)
       }),
       success: CustomiserV3.pipe(HttpApiSchema.status(201))
+    }),
+    HttpApiEndpoint.get("listConnections", "/stores/:store_id/connections", {
+      params: { store_id: IdParam },
+      success: Schema.Struct({ data: Schema.Array(ConnectionView) })
+    }),
+    HttpApiEndpoint.delete("revokeConnection", "/connections/:connection_id", {
+      params: { connection_id: IdParam },
+      success: HttpApiSchema.NoContent
     })
   )
   .middleware(RequestFailures)

@@ -9,17 +9,19 @@ import { Identity } from "../../services/identity.js"
 import { customiserV3Of } from "../../domain/pricing/customiser.js"
 import { decidePricingPutV3 } from "../../domain/pricing/writes.js"
 import { pricingDecision } from "./pricing-store.js"
+import { OAuthGrants } from "../../services/oauth-grants.js"
 import { SigncraftApi } from "../api/index.js"
 import { orRespond } from "../respond.js"
 
 
-/** The operator API: companies, stores, persons, members, API keys and customisers. */
+/** The operator API: companies, stores, persons, members, API keys, customisers and connector connections. */
 export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (handlers) =>
   Effect.gen(function*() {
     const identity = yield* Identity
     const credentials = yield* Credentials
     const customisers = yield* Customisers
     const usage = yield* DeprecatedUsage
+    const grants = yield* OAuthGrants
     return handlers
       .handle("createCompany", ({ payload }) => identity.createCompany(payload))
       .handle("createStore", ({ payload }) =>
@@ -94,4 +96,11 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
           )
           return customiserV3Of(created)
         }).pipe(orRespond))
+      .handle("listConnections", ({ params }) =>
+        Effect.gen(function*() {
+          yield* identity.findStore(params.store_id)
+          const connections = yield* grants.listConnections(params.store_id)
+          return { data: connections.map((c) => ({ ...c, created_at: c.created_at.toISOString() })) }
+        }).pipe(orRespond))
+      .handle("revokeConnection", ({ params }) => grants.revokeConnection(params.connection_id).pipe(orRespond))
   }))

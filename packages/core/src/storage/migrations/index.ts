@@ -3,6 +3,7 @@ import foundation from "./0001_foundation.js"
 import customisers from "./0002_customisers.js"
 import commerce from "./0003_commerce.js"
 import webhooks from "./0004_webhooks.js"
+import oauth from "./0005_oauth.js"
 
 /**
  * Every schema migration, in order. Migrations are Effects compiled into the
@@ -12,5 +13,6 @@ export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
   "0002_customisers": customisers,
   "0003_commerce": commerce,
-  "0004_webhooks": webhooks
+  "0004_webhooks": webhooks,
+  "0005_oauth": oauth
 })

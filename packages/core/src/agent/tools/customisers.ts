@@ -1,0 +1,34 @@
+import { Effect, Schema } from "effect"
+import { customiserV3Of } from "../../domain/pricing/customiser.js"
+import { Customisers } from "../../services/customisers.js"
+import { defineTool } from "../tool.js"
+import { cutRows, PageInput, pageOf, ResourceIdInput } from "./inputs.js"
+
+/** `list_customisers`: the Store's customisers in creation order, as `GET /api/v3/customisers` shows them. */
+export const listCustomisersTool = defineTool({
+  name: "list_customisers",
+  description: "Lists the Store's customisers (configurable sign products), oldest first. Page with limit and after_id.",
+  scopes: ["customisers:read"],
+  input: Schema.Struct(PageInput),
+  hints: { readOnlyHint: true, idempotentHint: true },
+  run: (input, principal) =>
+    Effect.gen(function*() {
+      const page = pageOf(input)
+      const rows = yield* (yield* Customisers).list(principal.storeId, { limit: page.limit + 1, afterId: page.afterId })
+      const { items, has_more } = cutRows(rows, page.limit)
+      return { customisers: items.map(customiserV3Of), has_more }
+    })
+})
+
+/** `get_customiser`: one customiser of the Store. */
+export const getCustomiserTool = defineTool({
+  name: "get_customiser",
+  description: "Returns one customiser of the Store by id.",
+  scopes: ["customisers:read"],
+  input: Schema.Struct({ customiser_id: ResourceIdInput }),
+  hints: { readOnlyHint: true, idempotentHint: true },
+  run: (input, principal) =>
+    Effect.gen(function*() {
+      return customiserV3Of(yield* (yield* Customisers).find(principal.storeId, input.customiser_id))
+    })
+})

@@ -1,0 +1,43 @@
+import type { Analytics } from "../../services/analytics.js"
+import type { Customisers } from "../../services/customisers.js"
+import type { Identity } from "../../services/identity.js"
+import type { Quotes } from "../../services/quotes.js"
+import type { WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
+import type { AgentTool } from "../tool.js"
+import { analyticsSummaryTool } from "./analytics.js"
+import { getCustomiserTool, listCustomisersTool } from "./customisers.js"
+import { getStoreTool } from "./get-store.js"
+import { getPricingTool, patchPricingTool, replacePricingTool, validatePricingTool } from "./pricing.js"
+import { listQuotesTool } from "./quotes.js"
+import {
+  createWebhookSubscriptionTool,
+  deleteWebhookSubscriptionTool,
+  listWebhookSubscriptionsTool,
+  updateWebhookSubscriptionTool
+} from "./webhooks.js"
+
+/**
+ * Every tool of the agent endpoint, in `tools/list` order. To add one: write
+ * `tools/<name>.ts` with `defineTool` (its scopes, an input schema, and a body calling
+ * core services for `principal.storeId`), then list it here; its services must be in
+ * the app's layer.
+ */
+/** The core services the agent tools call. */
+export type AgentToolServices = Identity | Customisers | Analytics | Quotes | WebhookSubscriptions
+
+/** Every tool of the agent endpoint. */
+export const agentTools: ReadonlyArray<AgentTool<AgentToolServices>> = [
+  getStoreTool,
+  listCustomisersTool,
+  getCustomiserTool,
+  getPricingTool,
+  validatePricingTool,
+  replacePricingTool,
+  patchPricingTool,
+  analyticsSummaryTool,
+  listQuotesTool,
+  listWebhookSubscriptionsTool,
+  createWebhookSubscriptionTool,
+  updateWebhookSubscriptionTool,
+  deleteWebhookSubscriptionTool
+]

@@ -1,0 +1,24 @@
+import { Schema } from "effect"
+
+/** Argument schemas shared by the agent tools. */
+
+/** A resource id: a positive integer. */
+export const ResourceIdInput = Schema.Int.check(Schema.isGreaterThan(0))
+
+/** Paging arguments of the list tools: page size 1–100 (default 20) and the last id already seen. */
+export const PageInput = {
+  limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))),
+  after_id: Schema.optionalKey(ResourceIdInput)
+}
+
+/** One page of a list: the requested size, or the default. */
+export const pageOf = (input: { readonly limit?: number; readonly after_id?: number }) => ({
+  limit: input.limit ?? 20,
+  afterId: input.after_id
+})
+
+/** The items of a fetched page of `limit + 1` rows, and whether more follow. */
+export const cutRows = <A>(rows: ReadonlyArray<A>, limit: number) => ({
+  items: rows.slice(0, limit),
+  has_more: rows.length > limit
+})

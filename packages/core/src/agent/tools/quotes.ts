@@ -1,0 +1,21 @@
+import { Effect, Schema } from "effect"
+import { quoteV3Of } from "../../http/handlers/v3-quotes.js"
+import { Quotes } from "../../services/quotes.js"
+import { defineTool } from "../tool.js"
+import { cutRows, PageInput, pageOf } from "./inputs.js"
+
+/** `list_quotes`: form submissions as quotes, oldest first; deduplicate on `id`. */
+export const listQuotesTool = defineTool({
+  name: "list_quotes",
+  description: "Lists the Store's quotes (form submissions), oldest first. Each has a stable id to deduplicate on.",
+  scopes: ["quotes:read"],
+  input: Schema.Struct(PageInput),
+  hints: { readOnlyHint: true, idempotentHint: true },
+  run: (input, principal) =>
+    Effect.gen(function*() {
+      const page = pageOf(input)
+      const rows = yield* (yield* Quotes).list(principal.storeId, { limit: page.limit + 1, afterId: page.afterId })
+      const { items, has_more } = cutRows(rows, page.limit)
+      return { quotes: items.map(quoteV3Of), has_more }
+    })
+})

@@ -1,0 +1,68 @@
+import { Effect, Schema } from "effect"
+import { WebhookTopicSchema } from "../../http/api/v3-webhooks.js"
+import { subscriptionV3Of } from "../../http/handlers/v3-webhooks.js"
+import { WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
+import { defineTool } from "../tool.js"
+import { cutRows, PageInput, pageOf, ResourceIdInput } from "./inputs.js"
+
+/** `list_webhook_subscriptions`: the Store's subscriptions, without their secrets. */
+export const listWebhookSubscriptionsTool = defineTool({
+  name: "list_webhook_subscriptions",
+  description: "Lists the Store's webhook subscriptions (topic and delivery URL), oldest first.",
+  scopes: ["webhooks:read"],
+  input: Schema.Struct(PageInput),
+  hints: { readOnlyHint: true, idempotentHint: true },
+  run: (input, principal) =>
+    Effect.gen(function*() {
+      const page = pageOf(input)
+      const rows = yield* (yield* WebhookSubscriptions).list(principal.storeId, { limit: page.limit + 1, afterId: page.afterId })
+      const { items, has_more } = cutRows(rows, page.limit)
+      return { webhook_subscriptions: items.map(subscriptionV3Of), has_more }
+    })
+})
+
+/** `create_webhook_subscription`: the signing secret is returned here only. */
+export const createWebhookSubscriptionTool = defineTool({
+  name: "create_webhook_subscription",
+  description:
+    "Subscribes a delivery URL to one topic (product:created, order:created, form:submitted). The signing secret is returned once, here.",
+  scopes: ["webhooks:write"],
+  input: Schema.Struct({ topic: WebhookTopicSchema, url: Schema.String }),
+  hints: {},
+  run: (input, principal) =>
+    Effect.gen(function*() {
+      const created = yield* (yield* WebhookSubscriptions).create(principal.storeId, input)
+      return { ...subscriptionV3Of(created), secret: created.secret }
+    })
+})
+
+/** `update_webhook_subscription`: change the topic and/or the URL. */
+export const updateWebhookSubscriptionTool = defineTool({
+  name: "update_webhook_subscription",
+  description: "Changes the topic and/or the delivery URL of a webhook subscription.",
+  scopes: ["webhooks:write"],
+  input: Schema.Struct({
+    webhook_id: ResourceIdInput,
+    topic: Schema.optionalKey(WebhookTopicSchema),
+    url: Schema.optionalKey(Schema.String)
+  }),
+  hints: { idempotentHint: true },
+  run: ({ webhook_id, ...change }, principal) =>
+    Effect.gen(function*() {
+      return subscriptionV3Of(yield* (yield* WebhookSubscriptions).update(principal.storeId, webhook_id, change))
+    })
+})
+
+/** `delete_webhook_subscription`: stops deliveries to the subscription. */
+export const deleteWebhookSubscriptionTool = defineTool({
+  name: "delete_webhook_subscription",
+  description: "Deletes a webhook subscription; its pending deliveries are cancelled.",
+  scopes: ["webhooks:write"],
+  input: Schema.Struct({ webhook_id: ResourceIdInput }),
+  hints: { destructiveHint: true, idempotentHint: true },
+  run: (input, principal) =>
+    Effect.gen(function*() {
+      yield* (yield* WebhookSubscriptions).remove(principal.storeId, input.webhook_id)
+      return { deleted: true, webhook_id: input.webhook_id }
+    })
+})

@@ -1,0 +1,124 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import { Effect } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { makeMcpServer } from "../agent/mcp-server.js"
+import type { AgentTool } from "../agent/tool.js"
+import {
+  type AgentLocation,
+  authorizationServerMetadata,
+  protectedResourceMetadata,
+  wellKnownPaths
+} from "../domain/oauth/metadata.js"
+import { OAuthGrants } from "../services/oauth-grants.js"
+import { RateLimiter } from "../services/rate-limiter.js"
+import { Settings } from "../services/settings.js"
+import { publicJson } from "./oauth/respond.js"
+import { CurrentRequest } from "./request-info.js"
+
+const CORS = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "www-authenticate, mcp-session-id, mcp-protocol-version, retry-after"
+}
+
+const quote = (value: string) => `"${value.replace(/["\\]/g, "\\$&")}"`
+
+/** RFC 6750 / RFC 9728 §5.1: the 401 that points an agent at the protected-resource metadata. */
+const challenge = (location: AgentLocation, error?: string) => {
+  const params = [
+    ...(error === undefined ? [] : [`error="invalid_token"`, `error_description=${quote(error)}`]),
+    `resource_metadata=${quote(location.metadataUrl)}`
+  ]
+  return HttpServerResponse.jsonUnsafe(
+    {
+      error: error === undefined ? "unauthorized" : "invalid_token",
+      error_description: error ?? "This endpoint needs a connector access token; see resource_metadata."
+    },
+    { status: 401, headers: { ...CORS, "www-authenticate": `Bearer ${params.join(", ")}` } }
+  )
+}
+
+const limited = (retryAfter: number) =>
+  HttpServerResponse.jsonUnsafe(
+    { error: "rate_limited", error_description: `Too many requests; retry after ${retryAfter} seconds.`, retry_after: retryAfter },
+    { status: 429, headers: { ...CORS, "retry-after": String(retryAfter) } }
+  )
+
+const preflight = HttpServerResponse.empty({
+  status: 204,
+  headers: {
+    ...CORS,
+    "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
+    "access-control-allow-headers": "authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id",
+    "access-control-max-age": "600"
+  }
+})
+
+const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i
+
+/**
+ * The agent endpoint: MCP over Streamable HTTP (stateless, JSON responses), behind the
+ * connector token check. API keys and tokens bound to another resource get the 401
+ * challenge; each grant has the per-key quota, and its 429 carries `retry_after`.
+ */
+const mcpEndpoint = <R>(location: AgentLocation, tools: ReadonlyArray<AgentTool<R>>) =>
+(request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    if (request.method === "OPTIONS") return preflight
+    const settings = yield* Settings
+    const limiter = yield* RateLimiter
+    const info = yield* CurrentRequest
+    const perIp = yield* limiter.take(`ip:${info.clientIp}`, settings.rateLimitPerIpPerMinute, 60)
+    if (perIp._tag === "Limited") return limited(perIp.retryAfterSeconds)
+    const presented = BEARER.exec(request.headers.authorization ?? "")?.[1]
+    if (presented === undefined) return challenge(location)
+    const principal = yield* (yield* OAuthGrants).authenticate(presented, location.resource).pipe(Effect.result)
+    if (principal._tag === "Failure") return challenge(location, principal.failure.description)
+    const admission = yield* limiter.take(`agent:${principal.success.grantId}`, settings.rateLimitPerKeyPerMinute, 60)
+    if (admission._tag === "Limited") return limited(admission.retryAfterSeconds)
+
+    // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
+    if (request.method !== "POST") {
+      return HttpServerResponse.jsonUnsafe(
+        { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this endpoint is stateless; POST JSON-RPC messages." }, id: null },
+        { status: 405, headers: { ...CORS, allow: "POST, OPTIONS" } }
+      )
+    }
+    const context = yield* Effect.context<R>()
+    const server = makeMcpServer(tools, principal.success, (effect) => Effect.runPromiseWith(context)(effect))
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    const web = yield* HttpServerRequest.toWeb(request)
+    const response = yield* Effect.promise(async () => {
+      await server.connect(transport)
+      try {
+        return await transport.handleRequest(web)
+      } finally {
+        await server.close()
+      }
+    })
+    return HttpServerResponse.fromWeb(response).pipe(HttpServerResponse.setHeaders(CORS))
+  })
+
+/**
+ * The routes of the origin that serves the agent endpoint: the endpoint at its path, and
+ * both metadata documents at their well-known paths (with the endpoint's path appended
+ * too, when it has one). On the base URL the bare authorization-server path is already
+ * served by the authorization server's routes, so it is left out there.
+ */
+export const layerAgentRoutes = <R>(location: AgentLocation, tools: ReadonlyArray<AgentTool<R>>) =>
+  HttpRouter.use((router) =>
+    Effect.gen(function*() {
+      // Resolved once, from the app being built (see layerOAuthRoutes).
+      const context = yield* Effect.context<OAuthGrants | RateLimiter | Settings | R>()
+      const settings = yield* Settings
+      const paths = wellKnownPaths(location)
+      const asPaths = location.separateOrigin
+        ? paths.authorizationServer
+        : paths.authorizationServer.filter((path) => path !== "/.well-known/oauth-authorization-server")
+      const endpoint = mcpEndpoint(location, tools)
+      yield* router.add("*", location.path, (request) => Effect.provideContext(endpoint(request), context))
+      for (const path of paths.protectedResource) {
+        yield* router.add("GET", path, publicJson(protectedResourceMetadata(settings.baseUrl, location)))
+      }
+      for (const path of asPaths) yield* router.add("GET", path, publicJson(authorizationServerMetadata(settings.baseUrl)))
+    })
+  )

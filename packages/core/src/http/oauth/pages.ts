@@ -1,0 +1,87 @@
+import type { ConnectableStore } from "../../services/oauth-sessions.js"
+import type { Scope } from "../../domain/scopes.js"
+
+/** Escapes text for HTML element content and double-quoted attributes. */
+export const escapeHtml = (text: string): string =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
+
+const STYLE = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#222}
+label{display:block;margin:.75rem 0 .25rem}input[type=email],input[type=password],select{width:100%;padding:.4rem}
+fieldset{margin:1rem 0;border:1px solid #ccc}fieldset label{display:flex;gap:.5rem;align-items:center;margin:.35rem 0}
+button{margin:1rem .5rem 0 0;padding:.5rem 1.25rem}.unverified{background:#fde68a;color:#7c2d12;padding:.1rem .4rem;border-radius:.25rem;font-size:.85rem}
+.error{color:#b91c1c}.muted{color:#555;font-size:.9rem}`
+
+const page = (title: string, body: string): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`
+
+/** Hidden fields that every consent-screen form posts back. */
+interface FormState {
+  readonly csrfToken: string
+  /** The authorization request's query string, checked again on every post. */
+  readonly authorizationRequest: string
+}
+
+const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`
+
+const formStart = (action: "sign_in" | "consent", state: FormState) =>
+  `<form method="post" action="/oauth/authorize">${hidden("action", action)}${hidden("csrf_token", state.csrfToken)}${
+    hidden("authorization_request", state.authorizationRequest)
+  }`
+
+/** The client as the consent screen names it. */
+export interface ClientDisplay {
+  readonly name: string
+  readonly verified: boolean
+  /** Where the person is sent back to, shown so a look-alike name cannot hide it. */
+  readonly redirectHost: string
+}
+
+const clientHeading = (client: ClientDisplay) =>
+  `<h1>${escapeHtml(client.name)}${client.verified ? "" : ` <span class="unverified">Unverified</span>`}</h1>`
+
+/** The sign-in form: `Email`, `Password`, `Sign in` (operating contract §4). */
+export const signInPage = (client: ClientDisplay, state: FormState, error?: string): string =>
+  page(
+    "Sign in to signcraft",
+    `${clientHeading(client)}<p>Sign in to connect this agent to one of your Stores.</p>
+${formStart("sign_in", state)}
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+${error === undefined ? "" : `<p class="error" role="alert">${escapeHtml(error)}</p>`}
+<button type="submit">Sign in</button></form>`
+  )
+
+/**
+ * The consent form: the client's name, `Unverified` for self-registered clients, a
+ * `Store` choice when the person has several, one checkbox per requested scope labelled
+ * with its name, and `Approve` / `Deny`.
+ */
+export const consentPage = (
+  client: ClientDisplay,
+  stores: ReadonlyArray<ConnectableStore>,
+  scopes: ReadonlyArray<Scope>,
+  state: FormState
+): string => {
+  const [first] = stores
+  const storeField = stores.length > 1
+    ? `<label for="store_id">Store</label><select id="store_id" name="store_id">${
+      stores.map((s) => `<option value="${s.id}">${escapeHtml(s.name)} (${escapeHtml(s.company_name)})</option>`).join("")
+    }</select>`
+    : first === undefined
+    ? ""
+    : `${hidden("store_id", String(first.id))}<p>Store: <strong>${escapeHtml(first.name)}</strong></p>`
+  const scopeBoxes = scopes.map((scope) =>
+    `<label><input type="checkbox" name="scope" value="${scope}" checked>${scope}</label>`
+  ).join("")
+  const body = first === undefined
+    ? `<p class="error">You do not belong to a company with a Store, so there is nothing to connect.</p>
+${formStart("consent", state)}<button type="submit" name="decision" value="deny">Deny</button></form>`
+    : `<p>This agent asks to act on your Store with the permissions below. Untick any you do not want to grant.</p>
+${formStart("consent", state)}${storeField}
+<fieldset><legend>Permissions</legend>${scopeBoxes}</fieldset>
+<p class="muted">You will be sent back to ${escapeHtml(client.redirectHost)}.</p>
+<button type="submit" name="decision" value="approve">Approve</button>
+<button type="submit" name="decision" value="deny">Deny</button></form>`
+  return page("Connect an agent to signcraft", `${clientHeading(client)}${body}`)
+}

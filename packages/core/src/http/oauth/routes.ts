@@ -1,0 +1,348 @@
+import { Effect } from "effect"
+import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { timingSafeEqual } from "node:crypto"
+import {
+  type AuthorizationRequest,
+  type AuthorizationVerdict,
+  checkAuthorizationRequest,
+  redirectWith
+} from "../../domain/oauth/authorization-request.js"
+import { OAuthError } from "../../domain/oauth/errors.js"
+import { agentLocation, authorizationServerMetadata } from "../../domain/oauth/metadata.js"
+import { newSecret } from "../../domain/oauth/tokens.js"
+import { isScope } from "../../domain/scopes.js"
+import { type OAuthClient, OAuthClients } from "../../services/oauth-clients.js"
+import { OAuthGrants } from "../../services/oauth-grants.js"
+import { OAuthSessions, type PersonSession, SESSION_TTL_HOURS } from "../../services/oauth-sessions.js"
+import { RateLimiter } from "../../services/rate-limiter.js"
+import { Settings } from "../../services/settings.js"
+import { CurrentRequest } from "../request-info.js"
+import { cookiePolicy, withCookie } from "./cookies.js"
+import { type ClientDisplay, consentPage, signInPage } from "./pages.js"
+import { oauthErrorResponse, oauthJson, preflight, publicJson } from "./respond.js"
+
+const CSRF_COOKIE_SECONDS = 60 * 60
+
+const sameSecret = (a: string, b: string): boolean => {
+  const left = Buffer.from(a)
+  const right = Buffer.from(b)
+  return left.length === right.length && timingSafeEqual(left, right)
+}
+
+const queryOf = (request: HttpServerRequest.HttpServerRequest): string => {
+  const at = request.url.indexOf("?")
+  return at === -1 ? "" : request.url.slice(at + 1)
+}
+
+/** The per-IP backstop every public endpoint shares with the API. */
+const perIpBackstop = Effect.gen(function*() {
+  const settings = yield* Settings
+  const info = yield* CurrentRequest
+  const admission = yield* (yield* RateLimiter).take(`ip:${info.clientIp}`, settings.rateLimitPerIpPerMinute, 60)
+  if (admission._tag === "Limited") {
+    return yield* new OAuthError({
+      error: "rate_limited",
+      description: `Too many requests; retry after ${admission.retryAfterSeconds} seconds.`,
+      retryAfter: admission.retryAfterSeconds
+    })
+  }
+})
+
+// A form post: the body as URL parameters, refused unless sent as a form.
+const readForm = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    const contentType = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase()
+    if (contentType !== "application/x-www-form-urlencoded") {
+      return yield* new OAuthError({
+        error: "invalid_request",
+        description: "Send the parameters as application/x-www-form-urlencoded."
+      })
+    }
+    return new URLSearchParams(yield* request.text)
+  })
+
+// RFC 6749 §3.1/§3.2: request parameters must not be repeated.
+const one = (params: URLSearchParams, name: string) =>
+  Effect.gen(function*() {
+    const values = params.getAll(name)
+    if (values.length > 1) {
+      return yield* new OAuthError({ error: "invalid_request", description: `${name} must be sent once.` })
+    }
+    const [value] = values
+    return value === "" ? undefined : value
+  })
+
+const requireParam = (params: URLSearchParams, name: string) =>
+  Effect.flatMap(one(params, name), (value) =>
+    value === undefined
+      ? Effect.fail(new OAuthError({ error: "invalid_request", description: `${name} is required.` }))
+      : Effect.succeed(value))
+
+// Public clients identify themselves with client_id alone; a secret or Basic credentials
+// mean a confidential client, which this server does not have.
+const publicClient = (request: HttpServerRequest.HttpServerRequest, params: URLSearchParams) =>
+  Effect.gen(function*() {
+    const invalidClient = (description: string) => new OAuthError({ error: "invalid_client", description })
+    if (params.has("client_secret") || /^basic\s/i.test(request.headers.authorization ?? "")) {
+      return yield* invalidClient("Clients are public: authenticate with client_id alone, without a secret.")
+    }
+    const clientId = yield* one(params, "client_id")
+    if (clientId === undefined) return yield* invalidClient("client_id is required.")
+    const client = yield* (yield* OAuthClients).find(clientId)
+    if (client === undefined) return yield* invalidClient("Unknown client.")
+    return client
+  })
+
+// OAuth refusals become RFC 6749 JSON; anything else (an unreadable body) goes on to the
+// router middleware, which answers it like every other request failure.
+const answer = <E extends { readonly _tag: string }, R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.catchIf(
+    effect,
+    (failure): failure is Extract<E, OAuthError> => failure instanceof OAuthError,
+    (failure) => Effect.succeed(oauthErrorResponse(failure))
+  )
+
+/** POST /oauth/register: RFC 7591 dynamic registration of public clients. */
+const register = (request: HttpServerRequest.HttpServerRequest) =>
+  answer(Effect.gen(function*() {
+    yield* perIpBackstop
+    const info = yield* CurrentRequest
+    const text = yield* request.text
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch {
+      body = undefined
+    }
+    // The quota counts this attempt before anything about it is checked.
+    const client = yield* (yield* OAuthClients).register(body, info.clientIp)
+    return oauthJson({
+      client_id: client.client_id,
+      client_id_issued_at: Math.floor(client.created_at.getTime() / 1000),
+      ...(client.client_name === null ? {} : { client_name: client.client_name }),
+      redirect_uris: client.redirect_uris,
+      grant_types: client.grant_types,
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      ...(client.scope === null ? {} : { scope: client.scope.join(" ") })
+    }, 201)
+  }))
+
+/** POST /oauth/token: code exchange and refresh. */
+const token = (request: HttpServerRequest.HttpServerRequest) =>
+  answer(Effect.gen(function*() {
+    yield* perIpBackstop
+    const params = yield* readForm(request)
+    const client = yield* publicClient(request, params)
+    const grants = yield* OAuthGrants
+    const grantType = yield* requireParam(params, "grant_type")
+    const resources = params.getAll("resource")
+    if (grantType === "authorization_code") {
+      const response = yield* grants.exchangeCode({
+        clientId: client.client_id,
+        code: yield* requireParam(params, "code"),
+        codeVerifier: yield* one(params, "code_verifier"),
+        redirectUri: yield* one(params, "redirect_uri"),
+        resources
+      })
+      return oauthJson(response)
+    }
+    if (grantType === "refresh_token") {
+      const response = yield* grants.refresh({
+        clientId: client.client_id,
+        refreshToken: yield* requireParam(params, "refresh_token"),
+        scope: yield* one(params, "scope"),
+        resources
+      })
+      return oauthJson(response)
+    }
+    return yield* new OAuthError({
+      error: "unsupported_grant_type",
+      description: "Only authorization_code and refresh_token are supported."
+    })
+  }))
+
+/** POST /oauth/revoke: RFC 7009, by client_id alone. */
+const revoke = (request: HttpServerRequest.HttpServerRequest) =>
+  answer(Effect.gen(function*() {
+    yield* perIpBackstop
+    const params = yield* readForm(request)
+    const client = yield* publicClient(request, params)
+    const presented = yield* requireParam(params, "token")
+    yield* (yield* OAuthGrants).revokeToken(client.client_id, presented)
+    return oauthJson({})
+  }))
+
+const displayOf = (client: OAuthClient, request: AuthorizationRequest): ClientDisplay => ({
+  name: client.client_name ?? client.client_id,
+  verified: client.verified,
+  redirectHost: new URL(request.redirectUri).host
+})
+
+// Checks an authorization request (from the query, or re-posted by a form).
+const checkRequest = (query: string) =>
+  Effect.gen(function*() {
+    const settings = yield* Settings
+    const params = new URLSearchParams(query)
+    const ids = params.getAll("client_id")
+    const client = ids.length === 1 && ids[0] !== undefined && ids[0] !== ""
+      ? yield* (yield* OAuthClients).find(ids[0])
+      : undefined
+    const verdict = checkAuthorizationRequest(params, client, agentLocation(settings.baseUrl, settings.mcpUrl).resource)
+    return { verdict, client }
+  })
+
+// Refusals that must not go to an unverified redirect URI are shown here instead.
+const directRefusal = (verdict: Extract<AuthorizationVerdict, { _tag: "Direct" }>) =>
+  oauthJson({ error: verdict.error, error_description: verdict.description }, 400)
+
+const redirectTo = (location: string) =>
+  HttpServerResponse.redirect(location, { status: 303, headers: { "cache-control": "no-store" } })
+
+const refusalRedirect = (verdict: Extract<AuthorizationVerdict, { _tag: "Redirect" }>) =>
+  redirectTo(redirectWith(verdict.redirectUri, {
+    error: verdict.error,
+    error_description: verdict.description,
+    state: verdict.state
+  }))
+
+// The consent pages must not be framed (clickjacking) or cached.
+const htmlPage = (html: string) =>
+  HttpServerResponse.html(html).pipe(HttpServerResponse.setHeaders({
+    "cache-control": "no-store",
+    "x-frame-options": "DENY",
+    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    "referrer-policy": "no-referrer"
+  }))
+
+const currentSession = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    const policy = cookiePolicy((yield* Settings).baseUrl)
+    const value = request.cookies[policy.session]
+    return value === undefined ? undefined : yield* (yield* OAuthSessions).find(value)
+  })
+
+const showSignIn = (client: ClientDisplay, query: string, error?: string) =>
+  Effect.gen(function*() {
+    const policy = cookiePolicy((yield* Settings).baseUrl)
+    const csrfToken = newSecret("sc_csrf_")
+    return htmlPage(signInPage(client, { csrfToken, authorizationRequest: query }, error)).pipe(
+      withCookie(policy, policy.csrf, csrfToken, CSRF_COOKIE_SECONDS)
+    )
+  })
+
+const showConsent = (client: ClientDisplay, request: AuthorizationRequest, session: PersonSession, query: string) =>
+  Effect.gen(function*() {
+    const stores = yield* (yield* OAuthSessions).storesOf(session.personId)
+    return htmlPage(consentPage(client, stores, request.scopes, { csrfToken: session.csrfToken, authorizationRequest: query }))
+  })
+
+/** GET /oauth/authorize: checks the request, then shows sign-in or consent. */
+const authorizeGet = (request: HttpServerRequest.HttpServerRequest) =>
+  answer(Effect.gen(function*() {
+    yield* perIpBackstop
+    const query = queryOf(request)
+    const { verdict, client } = yield* checkRequest(query)
+    if (verdict._tag === "Direct") return directRefusal(verdict)
+    if (verdict._tag === "Redirect") return refusalRedirect(verdict)
+    if (client === undefined) return yield* Effect.die(new Error("a valid request names a known client"))
+    const display = displayOf(client, verdict.request)
+    const session = yield* currentSession(request)
+    return session === undefined
+      ? yield* showSignIn(display, query)
+      : yield* showConsent(display, verdict.request, session, query)
+  }))
+
+const forgedForm = oauthJson({
+  error: "invalid_request",
+  error_description: "The form's anti-forgery token is missing or stale; start the authorization again."
+}, 400)
+
+/** POST /oauth/authorize: the sign-in and consent forms. */
+const authorizePost = (request: HttpServerRequest.HttpServerRequest) =>
+  answer(Effect.gen(function*() {
+    yield* perIpBackstop
+    const settings = yield* Settings
+    const policy = cookiePolicy(settings.baseUrl)
+    const form = yield* readForm(request)
+    const query = form.get("authorization_request") ?? ""
+    const { verdict, client } = yield* checkRequest(query)
+    if (verdict._tag === "Direct") return directRefusal(verdict)
+    if (verdict._tag === "Redirect") return refusalRedirect(verdict)
+    if (client === undefined) return yield* Effect.die(new Error("a valid request names a known client"))
+    const display = displayOf(client, verdict.request)
+    const presentedCsrf = form.get("csrf_token") ?? ""
+    const action = form.get("action")
+
+    if (action === "sign_in") {
+      const expected = request.cookies[policy.csrf]
+      if (expected === undefined || !sameSecret(presentedCsrf, expected)) return forgedForm
+      const info = yield* CurrentRequest
+      const outcome = yield* (yield* OAuthSessions).signIn(form.get("email") ?? "", form.get("password") ?? "", info.clientIp)
+        .pipe(Effect.result)
+      if (outcome._tag === "Failure") {
+        return yield* showSignIn(
+          display,
+          query,
+          outcome.failure === "too_many_attempts"
+            ? "Too many sign-in attempts. Wait a few minutes and try again."
+            : "The email or password is incorrect."
+        )
+      }
+      return redirectTo(`/oauth/authorize?${query}`).pipe(
+        withCookie(policy, policy.session, outcome.success.token, SESSION_TTL_HOURS * 3600)
+      )
+    }
+
+    if (action !== "consent") return forgedForm
+    const session = yield* currentSession(request)
+    if (session === undefined) return yield* showSignIn(display, query, "Your session has ended; sign in again.")
+    if (!sameSecret(presentedCsrf, session.csrfToken)) return forgedForm
+    const refuse = (description: string) =>
+      redirectTo(redirectWith(verdict.request.redirectUri, {
+        error: "access_denied",
+        error_description: description,
+        state: verdict.request.state
+      }))
+    if (form.get("decision") !== "approve") return refuse("The person denied the request.")
+    const stores = yield* (yield* OAuthSessions).storesOf(session.personId)
+    const store = stores.find((candidate) => String(candidate.id) === form.get("store_id"))
+    if (store === undefined) return refuse("No Store of the person was chosen.")
+    const approved = verdict.request.scopes.filter((scope) => form.getAll("scope").some((s) => isScope(s) && s === scope))
+    if (approved.length === 0) return refuse("No permission was approved.")
+    const code = yield* (yield* OAuthGrants).approve(verdict.request, session.personId, store.id, approved)
+    return redirectTo(redirectWith(verdict.request.redirectUri, { code, state: verdict.request.state }))
+  }))
+
+/** RFC 8414 metadata, at the bare well-known path of the base URL. */
+const authorizationServerDocument = Effect.gen(function*() {
+  return publicJson(authorizationServerMetadata((yield* Settings).baseUrl))
+})
+
+/** What the authorization server's handlers use; resolved once, when the routes are built. */
+type RouteServices = OAuthClients | OAuthGrants | OAuthSessions | RateLimiter | Settings
+
+/**
+ * The authorization server's routes on the base URL. The handlers get their services
+ * from the app being built, not from the serving context, so the same layer works in
+ * `toWebHandler` and behind `HttpRouter.serve`.
+ */
+export const layerOAuthRoutes = HttpRouter.use((router) =>
+  Effect.gen(function*() {
+    const context = yield* Effect.context<RouteServices>()
+    const add = <E>(
+      method: "GET" | "POST" | "OPTIONS",
+      path: `/${string}`,
+      handler: (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, RouteServices>
+    ) => router.add(method, path, (request) => Effect.provideContext(handler(request), context))
+    yield* add("GET", "/.well-known/oauth-authorization-server", () => authorizationServerDocument)
+    yield* add("POST", "/oauth/register", register)
+    yield* add("GET", "/oauth/authorize", authorizeGet)
+    yield* add("POST", "/oauth/authorize", authorizePost)
+    yield* add("POST", "/oauth/token", token)
+    yield* add("POST", "/oauth/revoke", revoke)
+    for (const path of ["/oauth/register", "/oauth/token", "/oauth/revoke"] as const) {
+      yield* add("OPTIONS", path, () => Effect.succeed(preflight))
+    }
+  })
+)

@@ -1,0 +1,90 @@
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { hashSecret, newSecret } from "../domain/oauth/tokens.js"
+import { hashPassword, verifyPassword } from "../domain/password.js"
+import { RateLimiter } from "./rate-limiter.js"
+
+/** A signed-in merchant person on the consent screen. */
+export interface PersonSession {
+  readonly personId: number
+  /** The anti-forgery token the consent form must echo. */
+  readonly csrfToken: string
+}
+
+/** A Store the person may connect: one of a company they belong to. */
+export interface ConnectableStore {
+  readonly id: number
+  readonly name: string
+  readonly company_name: string
+}
+
+/** Why a sign-in was refused. */
+export type SignInRefusal = "bad_credentials" | "too_many_attempts"
+
+/** How long a consent-screen session lasts. */
+export const SESSION_TTL_HOURS = 8
+// Password guesses per address and email: generous for people, useless for guessing.
+const SIGN_IN_ATTEMPTS = 10
+const SIGN_IN_WINDOW_SECONDS = 300
+
+/** Sign-in of merchant persons for the consent screen, and the Stores they may connect. */
+export class OAuthSessions extends Context.Service<OAuthSessions, {
+  /** Checks the password and opens a session; returns the session secret (the cookie value). */
+  readonly signIn: (
+    email: string,
+    password: string,
+    ip: string
+  ) => Effect.Effect<{ readonly token: string; readonly session: PersonSession }, SignInRefusal>
+  readonly find: (token: string) => Effect.Effect<PersonSession | undefined>
+  readonly storesOf: (personId: number) => Effect.Effect<ReadonlyArray<ConnectableStore>>
+  readonly prune: Effect.Effect<void>
+}>()("signcraft/OAuthSessions") {
+  static readonly layer = Layer.effect(
+    OAuthSessions,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const limiter = yield* RateLimiter
+      // Unknown emails still cost one scrypt run, so timing does not reveal who has an account.
+      let decoy: Promise<string> | undefined
+      const decoyHash = () => (decoy ??= hashPassword("signcraft-decoy-password"))
+
+      return OAuthSessions.of({
+        signIn: (email, password, ip) =>
+          Effect.gen(function*() {
+            const normalised = email.trim().toLowerCase()
+            const admission = yield* limiter.take(`oauth-sign-in:${ip}:${normalised}`, SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_SECONDS)
+            if (admission._tag === "Limited") return yield* Effect.fail("too_many_attempts" as const)
+            const rows = yield* sql<{ id: number; password_hash: string }>`
+              SELECT id, password_hash FROM persons WHERE lower(email) = ${normalised}`.pipe(Effect.orDie)
+            const person = rows[0]
+            const stored = person?.password_hash ?? (yield* Effect.promise(decoyHash))
+            const matches = yield* Effect.promise(() => verifyPassword(password, stored))
+            if (person === undefined || !matches) return yield* Effect.fail("bad_credentials" as const)
+            const token = newSecret("sc_sess_")
+            const csrfToken = newSecret("sc_csrf_")
+            yield* sql`
+              INSERT INTO oauth_sessions (session_hash, person_id, csrf_token, expires_at)
+              VALUES (${hashSecret(token)}, ${person.id}, ${csrfToken}, now() + make_interval(hours => ${SESSION_TTL_HOURS}))`
+              .pipe(Effect.orDie)
+            return { token, session: { personId: person.id, csrfToken } }
+          }),
+        find: (token) =>
+          sql<{ person_id: number; csrf_token: string }>`
+            SELECT person_id, csrf_token FROM oauth_sessions
+            WHERE session_hash = ${hashSecret(token)} AND expires_at > now()`.pipe(
+            Effect.orDie,
+            Effect.map((rows) => {
+              const row = rows[0]
+              return row === undefined ? undefined : { personId: row.person_id, csrfToken: row.csrf_token }
+            })
+          ),
+        storesOf: (personId) =>
+          sql<ConnectableStore>`
+            SELECT s.id, s.name, c.name AS company_name
+            FROM memberships m JOIN stores s ON s.company_id = m.company_id JOIN companies c ON c.id = m.company_id
+            WHERE m.person_id = ${personId} ORDER BY s.id`.pipe(Effect.orDie),
+        prune: sql`DELETE FROM oauth_sessions WHERE expires_at < now()`.pipe(Effect.orDie, Effect.asVoid)
+      })
+    })
+  )
+}

@@ -1,0 +1,162 @@
+import { Clock, Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { exportJWK, generateKeyPair, importJWK, type JWK, jwtVerify, SignJWT } from "jose"
+import { randomBase62 } from "../domain/api-key.js"
+import { InvalidAccessToken } from "../domain/oauth/errors.js"
+import { Settings } from "./settings.js"
+
+/** The claims of a connector access token. */
+export interface AccessTokenClaims {
+  readonly jti: string
+  /** The approving person's id. */
+  readonly sub: string
+  readonly client_id: string
+  /** The resource the token is bound to (`aud`). */
+  readonly aud: string
+  readonly scope: string
+}
+
+const ALG = "ES256"
+const TYPE = "at+jwt"
+// A signing key signs for this long, then a fresh one takes over; older keys keep
+// verifying the tokens they signed until those expire.
+const KEY_ROTATION_MS = 30 * 24 * 60 * 60 * 1000
+const ACTIVE_KEY_CACHE_MS = 60 * 1000
+
+interface KeyRow {
+  readonly kid: string
+  readonly private_jwk: JWK
+  readonly created_at: Date
+}
+
+interface ActiveKey {
+  readonly kid: string
+  readonly key: CryptoKey
+  readonly createdAt: number
+  readonly checkedAt: number
+}
+
+const publicPart = (jwk: JWK): JWK => {
+  const { d: _d, ...rest } = jwk
+  return rest
+}
+
+/**
+ * Signs and verifies connector access tokens (RFC 9068 JWTs, ES256). Keys live in the
+ * database with a `kid`, so every process signs with the same key and verifies every
+ * key's tokens; {@link AccessTokenSigner.rotate} starts a new key at any time, and keys
+ * older than 30 days are replaced on their own. Nothing secret is published.
+ */
+export class AccessTokenSigner extends Context.Service<AccessTokenSigner, {
+  readonly sign: (claims: AccessTokenClaims, expiresAtSeconds: number) => Effect.Effect<string>
+  /** Checks signature, issuer, type and expiry; the audience is the caller's to check. */
+  readonly verify: (token: string) => Effect.Effect<AccessTokenClaims, InvalidAccessToken>
+  /** Starts signing with a new key; returns its `kid`. */
+  readonly rotate: Effect.Effect<string>
+}>()("signcraft/AccessTokenSigner") {
+  static readonly layer = Layer.effect(
+    AccessTokenSigner,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const settings = yield* Settings
+      const verifying = new Map<string, CryptoKey>()
+      let active: ActiveKey | undefined
+
+      const createKey = Effect.gen(function*() {
+        const { privateKey } = yield* Effect.promise(() => generateKeyPair(ALG, { extractable: true }))
+        const jwk = yield* Effect.promise(() => exportJWK(privateKey))
+        const kid = `k_${randomBase62(16)}`
+        yield* sql`INSERT INTO oauth_signing_keys ${sql.insert({ kid, alg: ALG, private_jwk: JSON.stringify(jwk) })}`
+        return kid
+      }).pipe(Effect.orDie)
+
+      const loadActive = Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        if (active !== undefined && now - active.checkedAt < ACTIVE_KEY_CACHE_MS && now - active.createdAt < KEY_ROTATION_MS) {
+          return active
+        }
+        let rows = yield* sql<KeyRow>`
+          SELECT kid, private_jwk, created_at FROM oauth_signing_keys
+          WHERE retired_at IS NULL ORDER BY created_at DESC, kid LIMIT 1`.pipe(Effect.orDie)
+        const newest = rows[0]
+        if (newest === undefined || now - newest.created_at.getTime() >= KEY_ROTATION_MS) {
+          yield* createKey
+          rows = yield* sql<KeyRow>`
+            SELECT kid, private_jwk, created_at FROM oauth_signing_keys
+            WHERE retired_at IS NULL ORDER BY created_at DESC, kid LIMIT 1`.pipe(Effect.orDie)
+        }
+        const row = rows[0]
+        if (row === undefined) return yield* Effect.die(new Error("no signing key after creating one"))
+        const key = yield* Effect.promise(() => importJWK(row.private_jwk, ALG))
+        if (!(key instanceof CryptoKey)) return yield* Effect.die(new Error("signing key is not a CryptoKey"))
+        active = { kid: row.kid, key, createdAt: row.created_at.getTime(), checkedAt: now }
+        return active
+      })
+
+      const verificationKey = (kid: string) =>
+        Effect.gen(function*() {
+          const cached = verifying.get(kid)
+          if (cached !== undefined) return cached
+          const rows = yield* sql<KeyRow>`SELECT kid, private_jwk, created_at FROM oauth_signing_keys WHERE kid = ${kid}`
+            .pipe(Effect.orDie)
+          const row = rows[0]
+          if (row === undefined) return undefined
+          const key = yield* Effect.promise(() => importJWK(publicPart(row.private_jwk), ALG))
+          if (!(key instanceof CryptoKey)) return undefined
+          verifying.set(kid, key)
+          return key
+        })
+
+      const invalid = (description: string) => new InvalidAccessToken({ description })
+
+      return AccessTokenSigner.of({
+        sign: (claims, expiresAtSeconds) =>
+          Effect.gen(function*() {
+            const { kid, key } = yield* loadActive
+            return yield* Effect.promise(() =>
+              new SignJWT({ client_id: claims.client_id, scope: claims.scope })
+                .setProtectedHeader({ alg: ALG, kid, typ: TYPE })
+                .setIssuer(settings.baseUrl)
+                .setSubject(claims.sub)
+                .setAudience(claims.aud)
+                .setJti(claims.jti)
+                .setIssuedAt()
+                .setExpirationTime(expiresAtSeconds)
+                .sign(key)
+            )
+          }),
+        verify: (token) =>
+          Effect.gen(function*() {
+            const parts = token.split(".")
+            if (parts.length !== 3) return yield* invalid("The bearer token is not a connector access token.")
+            let kid: unknown
+            try {
+              kid = JSON.parse(Buffer.from(parts[0] ?? "", "base64url").toString("utf8")).kid
+            } catch {
+              return yield* invalid("The bearer token is malformed.")
+            }
+            if (typeof kid !== "string") return yield* invalid("The bearer token names no signing key.")
+            const key = yield* verificationKey(kid)
+            if (key === undefined) return yield* invalid("The bearer token was not signed by this server.")
+            const result = yield* Effect.tryPromise({
+              try: () => jwtVerify(token, key, { issuer: settings.baseUrl, algorithms: [ALG], typ: TYPE }),
+              catch: () => invalid("The bearer token is invalid or expired.")
+            })
+            const { jti, sub, aud, client_id, scope } = result.payload
+            if (
+              typeof jti !== "string" || typeof sub !== "string" || typeof aud !== "string" ||
+              typeof client_id !== "string" || typeof scope !== "string"
+            ) {
+              return yield* invalid("The bearer token lacks required claims.")
+            }
+            return { jti, sub, aud, client_id, scope }
+          }),
+        rotate: Effect.gen(function*() {
+          const kid = yield* createKey
+          active = undefined
+          return kid
+        })
+      })
+    })
+  )
+}

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { simpleLetterContent } from "../support/pricing-fixtures.js"
+import { startOAuthApp } from "./harness.js"
+
+const ALL_SCOPES = [
+  "store:read",
+  "customisers:read",
+  "pricing:read",
+  "pricing:write",
+  "analytics:read",
+  "quotes:read",
+  "webhooks:read",
+  "webhooks:write"
+]
+
+describe.each(databaseVariants())("agent tools over the MCP endpoint ($name database)", (variant) => {
+  let db: TestDatabase
+  let app: ReturnType<typeof startOAuthApp>
+  let token: string
+  let storeId: number
+  let customiserId: number
+
+  beforeAll(async () => {
+    db = await variant.create()
+    app = startOAuthApp(db.config)
+    await app.ready()
+    const connection = await app.connect({ scopes: ALL_SCOPES })
+    token = connection.tokens.access_token
+    storeId = connection.merchant.storeIds[0] ?? 0
+    const created = await app.operator("POST", `/stores/${storeId}/customisers`, {
+      name: "Neon",
+      product_family: "neon",
+      selection_mode: "single_style",
+      pricing_model: "simple_letter"
+    })
+    customiserId = created.body.id
+  })
+  afterAll(async () => {
+    await app.dispose()
+    await db.cleanup()
+  })
+
+  /** Calls a tool; answers its structured result and whether it is an error result. */
+  const call = async (name: string, args: Record<string, unknown> = {}, as = token) => {
+    const res = await app.mcp(as, "tools/call", { name, arguments: args })
+    expect(res.status).toBe(200)
+    return { isError: res.body.result.isError === true, value: res.body.result.structuredContent ?? JSON.parse(res.body.result.content[0].text) }
+  }
+
+  it("lists a tool for each v3 read and write a connector reaches, each with an input schema", async () => {
+    const res = await app.mcp(token, "tools/list")
+    const tools: Array<{ name: string; inputSchema: { type: string } }> = res.body.result.tools
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining([
+      "get_store",
+      "list_customisers",
+      "get_customiser",
+      "get_pricing",
+      "validate_pricing",
+      "replace_pricing",
+      "patch_pricing",
+      "get_analytics_summary",
+      "list_quotes",
+      "list_webhook_subscriptions",
+      "create_webhook_subscription",
+      "update_webhook_subscription",
+      "delete_webhook_subscription"
+    ]))
+    for (const tool of tools) expect(tool.inputSchema.type).toBe("object")
+  })
+
+  it("reads customisers and pricing of the connected Store", async () => {
+    const list = await call("list_customisers")
+    expect(list.isError).toBe(false)
+    expect(list.value.customisers.map((c: { id: number }) => c.id)).toEqual([customiserId])
+    expect(list.value.has_more).toBe(false)
+    const one = await call("get_customiser", { customiser_id: customiserId })
+    expect(one.value).toMatchObject({ object: "customiser", id: customiserId, pricing_model: "simple_letter" })
+    const pricing = await call("get_pricing", { customiser_id: customiserId })
+    expect(pricing.value).toMatchObject({ object: "pricing", customiser_id: customiserId, sizes: [] })
+  })
+
+  it("validates, replaces and patches pricing with the API's rules", async () => {
+    const invalid = await call("validate_pricing", { customiser_id: customiserId, pricing: { sizes: [{ line_limit: 11 }] } })
+    expect(invalid.isError).toBe(true)
+    expect(invalid.value.error).toBe("validation_failed")
+    expect(invalid.value.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(["/sizes/0/line_limit", "/sizes/0/name"])
+
+    const valid = await call("validate_pricing", { customiser_id: customiserId, pricing: simpleLetterContent() })
+    expect(valid.value.valid).toBe(true)
+    expect((await call("get_pricing", { customiser_id: customiserId })).value.sizes).toEqual([])
+
+    const replaced = await call("replace_pricing", { customiser_id: customiserId, pricing: simpleLetterContent() })
+    expect(replaced.isError).toBe(false)
+    expect(replaced.value.sizes).toHaveLength(2)
+    const patched = await call("patch_pricing", { customiser_id: customiserId, patch: { sheet_pricing: null } })
+    expect(patched.value).not.toHaveProperty("sheet_pricing")
+    expect((await call("get_pricing", { customiser_id: customiserId })).value).toEqual(patched.value)
+  })
+
+  it("keeps to the connected Store: another Store's customiser is not found", async () => {
+    const other = await app.seedMerchant()
+    const theirs = await app.operator("POST", `/stores/${other.storeIds[0]}/customisers`, {
+      name: "Theirs",
+      product_family: "neon",
+      selection_mode: "single_style",
+      pricing_model: "simple_letter"
+    })
+    for (const name of ["get_customiser", "get_pricing"]) {
+      const res = await call(name, { customiser_id: theirs.body.id })
+      expect(res.isError).toBe(true)
+      expect(res.value.error).toBe("not_found")
+    }
+    const write = await call("replace_pricing", { customiser_id: theirs.body.id, pricing: { sizes: [] } })
+    expect(write.value.error).toBe("not_found")
+  })
+
+  it("reads the analytics summary and quotes", async () => {
+    const summary = await call("get_analytics_summary", { period: "7d" })
+    expect(summary.value).toMatchObject({ object: "analytics_summary", period: "7d", order_count: 0, revenue: [] })
+    const bad = await call("get_analytics_summary", { period: "2d" })
+    expect(bad.value.error).toBe("invalid_parameter")
+    expect(bad.value.errors[0]).toMatchObject({ parameter: "period", code: "unsupported_value" })
+    const quotes = await call("list_quotes")
+    expect(quotes.value).toEqual({ quotes: [], has_more: false })
+  })
+
+  it("manages webhook subscriptions, showing the secret only on creation", async () => {
+    const created = await call("create_webhook_subscription", { topic: "order:created", url: "http://127.0.0.1:9/hook" })
+    expect(created.isError).toBe(false)
+    expect(created.value.secret).toMatch(/^whsec_/)
+    const id = created.value.id
+    const updated = await call("update_webhook_subscription", { webhook_id: id, topic: "product:created" })
+    expect(updated.value).toMatchObject({ id, topic: "product:created", url: "http://127.0.0.1:9/hook" })
+    expect(updated.value).not.toHaveProperty("secret")
+    const list = await call("list_webhook_subscriptions")
+    expect(list.value.webhook_subscriptions.map((s: { id: number }) => s.id)).toContain(id)
+    expect(list.value.webhook_subscriptions[0]).not.toHaveProperty("secret")
+    expect((await call("delete_webhook_subscription", { webhook_id: id })).value).toEqual({ deleted: true, webhook_id: id })
+    expect((await call("list_webhook_subscriptions")).value.webhook_subscriptions).toEqual([])
+    const badTopic = await call("create_webhook_subscription", { topic: "order:deleted", url: "http://127.0.0.1:9/hook" })
+    expect(badTopic.value.error).toBe("validation_failed")
+  })
+
+  it("answers a tool outside the grant with insufficient_scope and required_scopes", async () => {
+    const reader = await app.connect({ scopes: ["customisers:read"] })
+    const res = await call("replace_pricing", { customiser_id: customiserId, pricing: { sizes: [] } }, reader.tokens.access_token)
+    expect(res.isError).toBe(true)
+    expect(res.value).toMatchObject({ error: "insufficient_scope", required_scopes: ["pricing:write"] })
+    // Nothing was written.
+    expect((await call("get_pricing", { customiser_id: customiserId })).value.sizes).toHaveLength(2)
+  })
+})
