@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: the HTTP benchmark (stores-me), then the pricing validation benchmark
- * when present. Each runs in its own process so one cannot skew the other. Exits
+ * `npm run bench`: the HTTP benchmark (stores-me), the pricing validation benchmark and the
+ * analytics summary over 1,000,000 orders, when present. Each runs in its own process so one cannot skew the other. Exits
  * non-zero only when a benchmark crashes; a figure below its target is reported, not fatal.
  */
 import { spawn } from "node:child_process"
@@ -8,7 +8,7 @@ import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url))
-const benchmarks = ["bench/stores-me.ts", "bench/pricing-validate.ts"].filter((file) =>
+const benchmarks = ["bench/stores-me.ts", "bench/pricing-validate.ts", "bench/analytics.ts", "bench/webhooks.ts"].filter((file) =>
   existsSync(fileURLToPath(new URL(`../${file}`, import.meta.url)))
 )
 

@@ -12,7 +12,7 @@
  * Loopback only. Tunable: BENCH_ROUNDS (3), BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2).
  */
 import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { PgClient } from "@effect/sql-pg"
 import autocannon from "autocannon"
@@ -48,6 +48,8 @@ interface Target {
 }
 
 interface Sample {
+  /** The 1-minute load average when the run ended: other work on the machine skews figures. */
+  readonly load: number
   readonly rps: number
   readonly p50: number
   readonly p99: number
@@ -129,6 +131,7 @@ const measure = async (target: Target): Promise<Sample> => {
   const result = await load(target, SECONDS)
   const cpu = cpuMicros(target.server.child.pid) - cpuBefore
   return {
+    load: loadavg()[0] ?? 0,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -146,8 +149,9 @@ const median = (values: ReadonlyArray<number>): number => {
 const row = (cells: ReadonlyArray<string>, widths: ReadonlyArray<number>) =>
   cells.map((cell, index) => (index === 0 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0))).join("  ")
 
-const WIDTHS = [7, 20, 9, 8, 8, 7, 9, 8]
-const HEADER = ["round", "server", "req/s", "p50 ms", "p99 ms", "ratio", "CPU µs/req", "failed"]
+const WIDTHS = [7, 20, 9, 8, 8, 7, 9, 8, 6]
+const SUMMARY_WIDTHS = [7, 20, 9, 8, 8, 7, 9, 9, 13]
+const HEADER = ["round", "server", "req/s", "p50 ms", "p99 ms", "ratio", "CPU µs/req", "failed", "load"]
 
 const sampleRow = (round: string, name: string, sample: Sample, bare: number) =>
   row([
@@ -158,7 +162,8 @@ const sampleRow = (round: string, name: string, sample: Sample, bare: number) =>
     sample.p99.toFixed(1),
     bare > 0 ? (sample.rps / bare).toFixed(2) : "-",
     sample.cpuUsPerRequest.toFixed(0),
-    String(sample.failures)
+    String(sample.failures),
+    sample.load.toFixed(1)
   ], WIDTHS)
 
 const main = async () => {
@@ -183,20 +188,28 @@ const main = async () => {
 
   const samples = new Map<string, Array<Sample>>(targets.map((target) => [target.name, []]))
   const ratios = new Map<string, Array<number>>(targets.map((target) => [target.name, []]))
+  // The same comparison by CPU time per request, which other load on the machine
+  // disturbs less than throughput does (bare's CPU µs/req ÷ the server's).
+  const cpuRatios = new Map<string, Array<number>>(targets.map((target) => [target.name, []]))
   console.log(`\n${row(HEADER, WIDTHS)}`)
   for (let round = 1; round <= ROUNDS; round++) {
     let bare = 0
+    let bareCpu = 0
     for (const target of targets) {
       const sample = await measure(target)
-      if (bare === 0) bare = sample.rps
+      if (bare === 0) {
+        bare = sample.rps
+        bareCpu = sample.cpuUsPerRequest
+      }
       samples.get(target.name)?.push(sample)
       ratios.get(target.name)?.push(bare > 0 ? sample.rps / bare : 0)
+      cpuRatios.get(target.name)?.push(sample.cpuUsPerRequest > 0 ? bareCpu / sample.cpuUsPerRequest : 0)
       console.log(sampleRow(String(round), target.name, sample, bare))
     }
   }
 
   console.log(`\nmedian over ${ROUNDS} rounds (ratio = median of the per-round ratios; target ≥ ${TARGET_RATIO})`)
-  console.log(row(["", "server", "req/s", "p50 ms", "p99 ms", "ratio", "peak RSS MB", "verdict"], WIDTHS))
+  console.log(row(["", "server", "req/s", "p50 ms", "p99 ms", "ratio", "CPU ratio", "peak RSS", "verdict"], SUMMARY_WIDTHS))
   for (const target of targets) {
     const list = samples.get(target.name) ?? []
     const ratio = median(ratios.get(target.name) ?? [])
@@ -208,10 +221,16 @@ const main = async () => {
       median(list.map((s) => s.p50)).toFixed(1),
       median(list.map((s) => s.p99)).toFixed(1),
       ratio.toFixed(2),
-      String(peakRssMb(target.server.child.pid)),
+      median(cpuRatios.get(target.name) ?? []).toFixed(2),
+      `${peakRssMb(target.server.child.pid)} MB`,
       verdict
-    ], WIDTHS))
+    ], SUMMARY_WIDTHS))
   }
+  const loads = [...samples.values()].flat().map((sample) => sample.load)
+  console.log(
+    `\nload average (1 min) during the runs: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}` +
+      ` on ${cpus().length} CPUs; above about 2 the machine is busy with other work and the figures are noisy`
+  )
   const failed = [...samples.values()].flat().reduce((sum, sample) => sum + sample.failures, 0)
   if (failed > 0) console.log(`\nwarning: ${failed} requests failed or were not 2xx; the figures are suspect`)
   console.log(`\nstores-me: done in ${((Date.now() - startedAt) / 1000).toFixed(0)} s`)

@@ -37,7 +37,7 @@ describe.each(databaseVariants())("quotas ($name database)", (variant) => {
     } finally {
       await app.dispose()
     }
-  }, 30_000)
+  }, 120_000)
 
   it("gives the diagnostic header its own one-per-five-seconds bucket for test keys", async () => {
     const app = startApp(db.config, { rateLimitPerKeyPerMinute: 2, rateLimitPerIpPerMinute: 10_000 })
@@ -61,7 +61,7 @@ describe.each(databaseVariants())("quotas ($name database)", (variant) => {
     } finally {
       await app.dispose()
     }
-  }, 20_000)
+  }, 120_000)
 
   it("ignores the diagnostic header for live keys and in production", async () => {
     for (const [mode, environment] of [["live", "test"], ["test", "production"]] as const) {
@@ -92,7 +92,7 @@ describe.each(databaseVariants())("quotas ($name database)", (variant) => {
       await app.dispose()
       await own.cleanup()
     }
-  }, 60_000)
+  }, 180_000)
 })
 
 const pgUrl = process.env.DATABASE_URL
@@ -123,5 +123,5 @@ describe.runIf(pgUrl !== undefined && pgUrl !== "")("quotas across processes on 
       await second.dispose()
       await db.cleanup()
     }
-  }, 60_000)
+  }, 180_000)
 })

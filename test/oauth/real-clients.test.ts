@@ -83,9 +83,9 @@ describe.each([
     }
     app = startOAuthApp(db.config, { baseUrl, mcpUrl })
     await app.ready()
-    main.on("request", toNodeListener(app.handlers.main, baseUrl))
+    main.on("request", toNodeListener(app.handlers.main))
     if (separate && mcpUrl !== undefined && app.handlers.agent !== undefined) {
-      servers[1]?.on("request", toNodeListener(app.handlers.agent, mcpUrl))
+      servers[1]?.on("request", toNodeListener(app.handlers.agent))
     }
     agentUrl = app.agentUrl
   })

@@ -139,5 +139,5 @@ describe("embedded database durability", () => {
     } finally {
       await db.cleanup()
     }
-  }, 60_000)
+  }, 180_000)
 })

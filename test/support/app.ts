@@ -1,6 +1,6 @@
-import { Redacted } from "effect"
-import { makeWebHandler } from "../../packages/core/src/app.js"
-import { defaultSettings, type ServiceSettings } from "../../packages/core/src/services/settings.js"
+import { type Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { type AppOptions, layerServices, layerWebhookServices, makeWebHandler } from "../../packages/core/src/app.js"
+import { defaultSettings, type ServiceSettings, Settings } from "../../packages/core/src/services/settings.js"
 import { layerDatabase, type DatabaseConfig } from "../../packages/core/src/storage/database.js"
 
 /** The operator token of every test app. */
@@ -15,9 +15,30 @@ export interface TestResponse {
 }
 
 /** The real web handler over a database, with helpers to call it. */
-export const startApp = (database: DatabaseConfig, overrides: Partial<ServiceSettings> = {}) => {
+export const startApp = (
+  database: DatabaseConfig,
+  overrides: Partial<ServiceSettings> = {},
+  appOptions: Omit<AppOptions, "settings"> = {}
+) => {
   const settings = defaultSettings({ environment: "test", operatorToken: Redacted.make(OPERATOR_TOKEN), ...overrides })
-  const app = makeWebHandler({ settings }, layerDatabase(database))
+  // One database layer and one memo map: the handler and `run` share the same database.
+  const memoMap = Layer.makeMemoMapUnsafe()
+  const databaseLayer = layerDatabase(database)
+  const app = makeWebHandler({ ...appOptions, settings }, databaseLayer, { memoMap })
+  const services = Layer.mergeAll(layerServices, layerWebhookServices).pipe(
+    Layer.provideMerge(databaseLayer),
+    Layer.provideMerge(Layer.succeed(Settings, settings))
+  )
+  let runtime: ManagedRuntime.ManagedRuntime<Layer.Success<typeof services>, unknown> | undefined
+  /** Runs an effect against the app's services (and database); build the app with a request first. */
+  const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<typeof services>>): Promise<A> => {
+    runtime ??= ManagedRuntime.make(services, { memoMap })
+    return runtime.runPromise(effect)
+  }
+  const dispose = async () => {
+    await runtime?.dispose()
+    await app.dispose()
+  }
   const call = async (
     method: string,
     path: string,
@@ -50,5 +71,22 @@ export const startApp = (database: DatabaseConfig, overrides: Partial<ServiceSet
     return { companyId: company.body.id as number, storeId: store.body.id as number, key: key.body.key as string, keyId: key.body.id as number }
   }
   const handlerText = async (path: string) => (await app.handler(new Request(`http://127.0.0.1${path}`))).text()
-  return { call, operator, seedStore, handlerText, dispose: app.dispose }
+  return { call, operator, seedStore, handlerText, run, dispose }
+}
+
+/** Creates a customiser through the operator API (a `simple_letter` neon one unless overridden). */
+export const createCustomiser = async (
+  app: ReturnType<typeof startApp>,
+  storeId: number,
+  overrides: Record<string, unknown> = {}
+): Promise<{ readonly id: number; readonly [key: string]: unknown }> => {
+  const res = await app.operator("POST", `/stores/${storeId}/customisers`, {
+    name: "Neon letters",
+    product_family: "neon",
+    selection_mode: "single_style",
+    pricing_model: "simple_letter",
+    ...overrides
+  })
+  if (res.status !== 201) throw new Error(`customiser not created: ${res.status} ${JSON.stringify(res.body)}`)
+  return res.body
 }

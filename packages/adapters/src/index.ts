@@ -1,5 +1,11 @@
 /**
  * @signcraft/adapters: mount the signcraft web handler in a host server. The core is a
  * web-standard `(Request) => Promise<Response>`; each adapter only converts to and from it.
+ * No adapter imports its framework: the framework objects are described structurally.
  */
-export { toNodeListener, type WebHandler } from "./node.js"
+export { signcraftFastify, type FastifyAdapterOptions, type FastifyInstanceLike, type FastifyReplyLike, type FastifyRequestLike } from "./fastify.js"
+export { signcraftHono, type HonoAdapterOptions, type HonoContextLike } from "./hono.js"
+export { toNextRouteHandlers, type NextAdapterOptions, type NextRouteHandler, type NextRouteHandlers } from "./next.js"
+export { toNodeListener, type NodeListenerOptions, type NodeRequest } from "./node.js"
+export { BodyAlreadyConsumed } from "./node-request.js"
+export type { HandlerContext, WebHandler } from "./web-handler.js"

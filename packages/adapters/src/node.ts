@@ -1,47 +1,40 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { Readable } from "node:stream"
+import { abortOnClientClose, toWebRequest, writeWebResponse } from "./node-request.js"
+import { serveWeb, type WebHandler } from "./web-handler.js"
 
-/** A web-standard request handler, as `makeWebHandler` returns. */
-export type WebHandler = (request: Request) => Promise<Response>
+/** A Node request as Express extends it: `originalUrl` survives `app.use(prefix, …)`, `ip` honours `trust proxy`. */
+export type NodeRequest = IncomingMessage & { readonly originalUrl?: string; readonly ip?: string }
 
-const toRequest = (req: IncomingMessage, origin: string): Request => {
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item)
-    else if (value !== undefined) headers.set(name, value)
-  }
-  const method = req.method ?? "GET"
-  const hasBody = method !== "GET" && method !== "HEAD"
-  return new Request(new URL(req.url ?? "/", origin), {
-    method,
-    headers,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {})
-  } as RequestInit)
+/** Options of {@link toNodeListener}. */
+export interface NodeListenerOptions {
+  /** The client's address for per-IP quotas; defaults to Express's `req.ip`, else the socket's peer. */
+  readonly clientAddress?: (req: NodeRequest) => string | undefined
 }
 
+const defaultClientAddress = (req: NodeRequest) => req.ip ?? req.socket.remoteAddress
+
 /**
- * A `(req, res)` listener for `node:http`, Express (`app.use(listener)`) or any host that
- * speaks Node's request and response objects. `origin` is the public origin of the API.
+ * A `(req, res, next?)` listener for `node:http` and Express. signcraft serves absolute
+ * paths (`/api/v3/…`, `/operator/v1/…`, `/.well-known/…`) and is mounted at the root of its
+ * origin: it always sees the full original URL, so `app.use("/signs", listener)` answers 404s.
  */
-export const toNodeListener = (handler: WebHandler, origin: string) =>
-async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-  try {
-    const response = await handler(toRequest(req, origin))
-    res.statusCode = response.status
-    response.headers.forEach((value, name) => {
-      res.setHeader(name, value)
-    })
-    if (response.body === null) {
+export const toNodeListener = (handler: WebHandler, options: NodeListenerOptions = {}) => {
+  const clientAddress = options.clientAddress ?? defaultClientAddress
+  return async (req: NodeRequest, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> => {
+    const client = abortOnClientClose(res)
+    try {
+      const request = toWebRequest(req, req.originalUrl ?? req.url ?? "/", client.signal)
+      const response = await serveWeb(handler, request, clientAddress(req))
+      // The client is gone: the core saw the abort and stopped; there is no one to answer.
+      if (client.signal.aborted) return
+      await writeWebResponse(response, res)
+    } catch (error) {
+      // A stream cut short by the client's own disconnect is not a failure of ours.
+      if (client.signal.aborted) return
+      if (next !== undefined) return next(error)
+      if (!res.headersSent) res.statusCode = 500
       res.end()
-      return
+      throw error
     }
-    const reader = response.body.getReader()
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) res.write(chunk.value)
-    res.end()
-  } catch (error) {
-    // The core answers every request itself; reaching here means the host broke the stream.
-    res.statusCode = 500
-    res.end()
-    throw error
   }
 }

@@ -1,4 +1,4 @@
-import { Layer } from "effect"
+import { Context, Effect, Layer, Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
@@ -6,7 +6,19 @@ import { SigncraftApi } from "./http/api/index.js"
 import { layerDocs } from "./http/docs.js"
 import { OperatorHandlers } from "./http/handlers/operator.js"
 import { SystemHandlers } from "./http/handlers/system.js"
+import { V2CustomisersHandlers } from "./http/handlers/v2-customisers.js"
+import { V3CustomisersHandlers } from "./http/handlers/v3-customisers.js"
 import { V3StoresHandlers } from "./http/handlers/v3-stores.js"
+import { LegacyCommerceHandlers } from "./http/handlers/legacy-commerce.js"
+import { OperatorCommerceHandlers } from "./http/handlers/operator-commerce.js"
+import { StorefrontDesignsHandlers } from "./http/handlers/storefront-designs.js"
+import { V3AnalyticsHandlers } from "./http/handlers/v3-analytics.js"
+import { V3CommerceHandlers } from "./http/handlers/v3-commerce.js"
+import { StorefrontFormsHandlers } from "./http/handlers/storefront-forms.js"
+import { V2WebhooksHandlers } from "./http/handlers/v2-webhooks.js"
+import { V3QuotesHandlers } from "./http/handlers/v3-quotes.js"
+import { V3WebhooksHandlers } from "./http/handlers/v3-webhooks.js"
+import { ApiKeyAuth, RequestFailures } from "./http/middleware/definitions.js"
 import {
   layerApiKeyAuth,
   layerIdempotentWrites,
@@ -22,6 +34,7 @@ import { agentLocation } from "./domain/oauth/metadata.js"
 import { layerAgentRoutes } from "./http/agent-routes.js"
 import { layerOAuthRoutes } from "./http/oauth/routes.js"
 import { Credentials } from "./services/credentials.js"
+import { Customisers } from "./services/customisers.js"
 import { OAuthClients } from "./services/oauth-clients.js"
 import { OAuthGrants } from "./services/oauth-grants.js"
 import { OAuthSessions } from "./services/oauth-sessions.js"
@@ -29,8 +42,24 @@ import { AccessTokenSigner } from "./services/oauth-tokens.js"
 import { DeprecatedUsage } from "./services/deprecated-usage.js"
 import { IdempotencyStore } from "./services/idempotency.js"
 import { Identity } from "./services/identity.js"
+import { Outbox } from "./services/outbox.js"
 import { RateLimiter } from "./services/rate-limiter.js"
 import { Settings, type ServiceSettings } from "./services/settings.js"
+import { Analytics } from "./services/analytics.js"
+import { Designs } from "./services/designs.js"
+import { Integrations } from "./services/integrations.js"
+import { Orders } from "./services/orders.js"
+import { Products } from "./services/products.js"
+import { DeliveryUrlGuard } from "./services/delivery-url-guard.js"
+import { type DeliveryWorkerOptions, layerDeliveryLoop } from "./services/delivery-worker.js"
+import { Quotes } from "./services/quotes.js"
+import { WebhookDeliveries } from "./services/webhook-deliveries.js"
+import { WebhookSubscriptions } from "./services/webhook-subscriptions.js"
+
+/** Webhook subscriptions, the delivery queue and quotes (need `Settings` for the URL policy). */
+export const layerWebhookServices = Layer.mergeAll(WebhookSubscriptions.layer, WebhookDeliveries.layer, Quotes.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(DeliveryUrlGuard.layer, Outbox.layer))
+)
 
 /** The connector's authorization server: clients, sessions, signing keys, grants and tokens (needs `Settings`). */
 export const layerOAuthServices = Layer.mergeAll(
@@ -44,7 +73,19 @@ export const layerServices = Layer.mergeAll(
   Credentials.layer,
   RateLimiter.layer,
   IdempotencyStore.layer,
-  DeprecatedUsage.layer
+  DeprecatedUsage.layer,
+  Customisers.layer,
+  Outbox.layer
+)
+
+// Commerce services: they build on the ones above (and Orders, Designs on each other).
+const layerCommerce = Layer.mergeAll(Orders.layer, Designs.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(Integrations.layer, Products.layer, Analytics.layer))
+)
+
+// Every service of the app, over a `SqlClient` and `Settings`: the API and the agent origin share them.
+const layerAllServices = layerCommerce.pipe(
+  Layer.provideMerge(Layer.mergeAll(layerServices, layerWebhookServices, layerOAuthServices))
 )
 
 const layerMiddleware = Layer.mergeAll(
@@ -57,13 +98,46 @@ const layerMiddleware = Layer.mergeAll(
   layerLegacyRequestFailures
 )
 
-const layerHandlers = Layer.mergeAll(SystemHandlers, V3StoresHandlers, OperatorHandlers)
+/**
+ * Builds a layer in a context holding only `keys`. HttpApiBuilder keeps the whole
+ * context a handler group was built in and merges it into every request of the group
+ * (a copy of each entry per request), so the busiest group is built with just what its
+ * handlers and middleware use. A key left out fails the build at start-up.
+ */
+const layerInNarrowContext = <ROut, E, RIn>(
+  layer: Layer.Layer<ROut, E, RIn>,
+  keys: ReadonlyArray<Context.Key<RIn, unknown>>
+): Layer.Layer<ROut, E, RIn> =>
+  Layer.effectContext(Effect.gen(function*() {
+    const scope = yield* Scope.Scope
+    const narrowed = Context.pick(...keys)(yield* Effect.context<RIn>())
+    return yield* Layer.buildWithScope(layer, scope).pipe(Effect.updateContext((_: Context.Context<never>) => narrowed))
+  }))
+
+const layerHandlers = Layer.mergeAll(
+  SystemHandlers,
+  layerInNarrowContext(V3StoresHandlers, [Identity, Settings, ApiKeyAuth, RequestFailures]),
+  V3CustomisersHandlers,
+  V2CustomisersHandlers,
+  OperatorHandlers,
+  V3CommerceHandlers,
+  V3AnalyticsHandlers,
+  LegacyCommerceHandlers,
+  OperatorCommerceHandlers,
+  StorefrontDesignsHandlers,
+  V3WebhooksHandlers,
+  V3QuotesHandlers,
+  V2WebhooksHandlers,
+  StorefrontFormsHandlers
+)
 
 /** Options for building the app. */
 export interface AppOptions {
   readonly settings: ServiceSettings
   /** Receives one line per request; defaults to discarding them. */
   readonly log?: RequestLogger
+  /** When given, the app also runs a webhook delivery worker for as long as it lives. */
+  readonly deliveryWorker?: DeliveryWorkerOptions
 }
 
 /**
@@ -75,7 +149,7 @@ export const layerApp = (
   database: Layer.Layer<SqlClient.SqlClient, unknown>
 ) => {
   const settings = Layer.succeed(Settings, options.settings)
-  const services = Layer.mergeAll(layerServices, layerOAuthServices).pipe(
+  const services = layerAllServices.pipe(
     Layer.provideMerge(database),
     Layer.provideMerge(settings)
   )
@@ -83,10 +157,11 @@ export const layerApp = (
     Layer.provide(layerHandlers),
     Layer.provide(layerMiddleware)
   )
+  const worker = options.deliveryWorker === undefined ? Layer.empty : layerDeliveryLoop(options.deliveryWorker)
   const location = agentLocation(options.settings.baseUrl, options.settings.mcpUrl)
   // Without MCP_URL the agent endpoint is served here, at `{base_url}/mcp`.
   const agent = location.separateOrigin ? Layer.empty : layerAgentRoutes(location, agentTools)
-  return Layer.mergeAll(api, layerDocs, layerOAuthRoutes, agent, layerRouterMiddleware(options.log ?? (() => {}))).pipe(
+  return Layer.mergeAll(api, layerDocs, layerOAuthRoutes, agent, layerRouterMiddleware(options.log ?? (() => {})), worker).pipe(
     Layer.provideMerge(services)
   )
 }
@@ -101,7 +176,7 @@ export const layerAgentApp = (
   database: Layer.Layer<SqlClient.SqlClient, unknown>
 ) => {
   const settings = Layer.succeed(Settings, options.settings)
-  const services = Layer.mergeAll(layerServices, layerOAuthServices).pipe(
+  const services = layerAllServices.pipe(
     Layer.provideMerge(database),
     Layer.provideMerge(settings)
   )
@@ -118,10 +193,12 @@ export const layerAgentApp = (
  */
 export const makeWebHandler = (
   options: AppOptions,
-  database: Layer.Layer<SqlClient.SqlClient, unknown>
+  database: Layer.Layer<SqlClient.SqlClient, unknown>,
+  build: { readonly memoMap?: Layer.MemoMap } = {}
 ) =>
   HttpRouter.toWebHandler(layerApp(options, database).pipe(Layer.provide(HttpServer.layerServices)), {
-    disableLogger: true
+    disableLogger: true,
+    ...(build.memoMap === undefined ? {} : { memoMap: build.memoMap })
   })
 
 /** The agent origin's web handler when `MCP_URL` is set (see {@link layerAgentApp}). */

@@ -13,14 +13,15 @@ const SWEEP_INTERVAL_MS = 50
 export const createDrainingServer = (): Server => {
   const server = createServer()
   let closing = false
-  // Registered before the app's handler, so the header is set before any response starts.
-  server.on("request", (_request, response) => {
-    if (closing) response.setHeader("connection", "close")
-  })
   const close = server.close.bind(server)
   server.close = (callback?: (error?: Error) => void) => {
     if (!closing) {
       closing = true
+      // Added only now, so requests before shutdown pay nothing for it; prepended so the
+      // header is set before the app's handler starts any response.
+      server.prependListener("request", (_request, response) => {
+        response.setHeader("connection", "close")
+      })
       const sweep = setInterval(() => server.closeIdleConnections(), SWEEP_INTERVAL_MS)
       server.once("close", () => clearInterval(sweep))
     }

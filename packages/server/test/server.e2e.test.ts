@@ -160,7 +160,7 @@ describe("signcraft serve", () => {
 
     expect(await within(server.exited, 10_000, "shutdown")).toBe(0)
     expect(Date.now() - signalledAt).toBeLessThan(10_000)
-  }, 30_000)
+  }, 120_000)
 
   it("logs one JSON line per request, without secrets", () => {
     const server = first as ServerProcess
@@ -233,11 +233,11 @@ describe("signcraft command line", () => {
       `signcraft: SIGNCRAFT_ENV must be one of development, test, production, got "prod"`,
       `signcraft: RATE_LIMIT_PER_IP_PER_MINUTE must be a whole number of at least 1, got "-1"`
     ])
-  }, 40_000)
+  }, 120_000)
 
   it("prints help", async () => {
     const server = startServer(["--help"], {})
     expect(await within(server.exited, 30_000, "exit")).toBe(0)
     expect(server.stdout().join("\n")).toContain("Usage: signcraft [serve] [options]")
-  }, 40_000)
+  }, 120_000)
 })

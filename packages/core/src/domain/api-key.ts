@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from "node:crypto"
+import * as crypto from "node:crypto"
+import { createHash, randomBytes, randomFillSync } from "node:crypto"
 
 /** Whether a key acts on live data or is a disposable test key. */
 export type KeyMode = "live" | "test"
@@ -20,6 +21,30 @@ export const randomBase62 = (length: number): string => {
   return out
 }
 
+// Bytes for non-secret identifiers, drawn from the CSPRNG a few KiB at a time.
+const POOL_BYTES = 4096
+const pool = Buffer.alloc(POOL_BYTES)
+let poolUsed = POOL_BYTES
+
+/**
+ * Like {@link randomBase62}, but from a pool of CSPRNG bytes refilled 4 KiB at a time,
+ * for identifiers that are not secrets (request ids): a call to the generator per id
+ * cost more than the rest of the id. Secrets still use {@link randomBase62}, so no
+ * secret material waits in memory.
+ */
+export const randomBase62Pooled = (length: number): string => {
+  let out = ""
+  while (out.length < length) {
+    if (poolUsed === POOL_BYTES) {
+      randomFillSync(pool)
+      poolUsed = 0
+    }
+    const byte = pool[poolUsed++] ?? UNBIASED_LIMIT
+    if (byte < UNBIASED_LIMIT) out += BASE62[byte % 62]
+  }
+  return out
+}
+
 /** Mints a new secret key: `sk_live_` or `sk_test_` and 40 base62 characters. */
 export const generateApiKey = (mode: KeyMode): string => `sk_${mode}_${randomBase62(SECRET_LENGTH)}`
 
@@ -35,7 +60,13 @@ export const parseApiKey = (candidate: string): { readonly mode: KeyMode } | und
  * The stored form of a key. The secret has 238 bits of entropy, so one SHA-256 pass
  * is enough: a slow password hash would only slow every request down.
  */
-export const hashApiKey = (key: string): string => createHash("sha256").update(key).digest("hex")
+export const hashApiKey = (key: string): string => oneShotSha256Hex(key)
+
+// `crypto.hash` (Node 20.12+) hashes in one call, without a Hash object per request.
+const nodeHash = (crypto as { readonly hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash
+const oneShotSha256Hex: (value: string) => string = nodeHash === undefined
+  ? (value) => createHash("sha256").update(value).digest("hex")
+  : (value) => nodeHash("sha256", value, "hex")
 
 /** The non-secret prefix kept for display and support (`sk_test_AbCd…`). */
 export const displayPrefix = (key: string): string => key.slice(0, 12)

@@ -71,6 +71,15 @@ export class IdempotencyKeyInFlight extends Data.TaggedError("IdempotencyKeyInFl
   readonly retryAfter: number
 }> {}
 
+/**
+ * The integration's create-product URL did not take a finished design (network error, timeout,
+ * non-200, no `external_id`). The design is kept as product `productId`.
+ */
+export class IntegrationCallbackFailed extends Data.TaggedError("IntegrationCallbackFailed")<{
+  readonly productId: number
+  readonly reason: string
+}> {}
+
 /** An unexpected failure; the detail stays in the server log. */
 export class InternalError extends Data.TaggedError("InternalError")<{
   readonly cause?: unknown
@@ -90,6 +99,7 @@ export type ApiFailure =
   | IdempotencyKeyRequired
   | IdempotencyKeyConflict
   | IdempotencyKeyInFlight
+  | IntegrationCallbackFailed
   | InternalError
 
 const failureTags: ReadonlySet<string> = new Set([
@@ -105,6 +115,7 @@ const failureTags: ReadonlySet<string> = new Set([
   "IdempotencyKeyRequired",
   "IdempotencyKeyConflict",
   "IdempotencyKeyInFlight",
+  "IntegrationCallbackFailed",
   "InternalError"
 ])
 

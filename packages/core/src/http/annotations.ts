@@ -1,10 +1,17 @@
 import { Context } from "effect"
 import type { Scope } from "../domain/scopes.js"
 
-/** The scope an endpoint requires of the calling credential; none for public endpoints. */
-export const RequiredScope = Context.Reference<Scope | undefined>("signcraft/RequiredScope", {
+/**
+ * The scope an endpoint requires of the calling credential; none for public endpoints. A list
+ * means any one of them suffices (a dry-run validation serves readers and writers alike).
+ */
+export const RequiredScope = Context.Reference<Scope | ReadonlyArray<Scope> | undefined>("signcraft/RequiredScope", {
   defaultValue: () => undefined
 })
+
+/** The scopes of which a credential needs one, as a list (empty: no scope needed). */
+export const acceptedScopes = (required: Scope | ReadonlyArray<Scope> | undefined): ReadonlyArray<Scope> =>
+  required === undefined ? [] : typeof required === "string" ? [required] : required
 
 /** Whether a write takes an `Idempotency-Key`: never, optionally, or always. */
 export const Idempotency = Context.Reference<"none" | "optional" | "required">("signcraft/Idempotency", {

@@ -1,4 +1,5 @@
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
+import { PricingDocumentV3 } from "../domain/pricing/schema-v3.js"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { OpenApi } from "effect/http-api"
 import { SigncraftApi } from "./api/index.js"
@@ -10,10 +11,19 @@ const escapeHtml = (text: string): string =>
 
 type Operation = { readonly summary?: string; readonly description?: string; readonly operationId?: string }
 
+// Pricing writes are decoded by the pricing validator (it needs the stored customiser), so their
+// endpoint payload is opaque JSON; the document still shows the schema that validator enforces.
+const pricingWriteSchema = Schema.toJsonSchemaDocument(PricingDocumentV3).schema
+const PRICING_BODY_COMPONENTS = ["PricingDocumentWriteEncoded", "PricingMergePatchEncoded"]
+
 /** The OpenAPI 3.1 document, generated from the same schemas that validate requests. */
 export const openApiDocument = (baseUrl: string) => {
   const spec = OpenApi.fromApi(SigncraftApi)
-  return { ...spec, servers: [{ url: baseUrl }] }
+  const schemas: Record<string, unknown> = { ...spec.components.schemas }
+  for (const name of PRICING_BODY_COMPONENTS) {
+    if (name in schemas) schemas[name] = pricingWriteSchema
+  }
+  return { ...spec, components: { ...spec.components, schemas }, servers: [{ url: baseUrl }] }
 }
 
 // A self-contained reference page (no scripts, no CDN): the operations, then the problem codes.

@@ -19,6 +19,7 @@ export const PROBLEM_CODES = [
   "idempotency_key_required",
   "idempotency_key_conflict",
   "idempotency_key_in_flight",
+  "integration_callback_failed",
   "internal_error"
 ] as const
 
@@ -73,7 +74,9 @@ export const describeFailure = (failure: ApiFailure): FailureDescription =>
       status: 403,
       code: "insufficient_scope",
       title: "Insufficient scope",
-      detail: `This operation needs the scope ${f.required.join(", ")}.`,
+      detail: f.required.length === 1
+        ? `This operation needs the scope ${f.required.join("")}.`
+        : `This operation needs one of the scopes ${f.required.join(", ")}.`,
       requiredScopes: f.required,
       grantedScopes: f.granted
     }))
@@ -137,6 +140,13 @@ export const describeFailure = (failure: ApiFailure): FailureDescription =>
       title: "Idempotency key in flight",
       detail: "The first request with this Idempotency-Key is still running; retry later with the same key.",
       retryAfter: f.retryAfter
+    }))
+    .with({ _tag: "IntegrationCallbackFailed" }, (f) => ({
+      status: 502,
+      code: "integration_callback_failed",
+      title: "Integration callback failed",
+      detail: `The integration's create-product URL did not accept the design (${f.reason}). ` +
+        `The design is kept as product ${f.productId}.`
     }))
     .with({ _tag: "InternalError" }, () => ({
       status: 500,

@@ -1,5 +1,5 @@
 import { Context } from "effect"
-import { randomBase62 } from "../domain/api-key.js"
+import { randomBase62Pooled } from "../domain/api-key.js"
 
 /** Which wire conventions a request's path selects. */
 export type Generation = "v3" | "legacy" | "operator" | "storefront" | "system"
@@ -14,7 +14,7 @@ export interface RequestInfo {
 }
 
 /** A fresh request id, `req_` and 24 base62 characters. */
-export const newRequestId = (): string => `req_${randomBase62(24)}`
+export const newRequestId = (): string => `req_${randomBase62Pooled(24)}`
 
 /**
  * The request being served. The router middleware provides it for every request; it is
@@ -23,6 +23,18 @@ export const newRequestId = (): string => `req_${randomBase62(24)}`
 export const CurrentRequest = Context.Reference<RequestInfo>("signcraft/CurrentRequest", {
   defaultValue: () => ({ requestId: newRequestId(), generation: "system", selfUrl: "", clientIp: "unknown" })
 })
+
+/**
+ * The client's address when the host knows it but the request cannot carry it (a web
+ * `Request` has no socket). Adapters pass it as the web handler's second argument, so the
+ * per-IP quotas count each client apart instead of all in one "unknown" bucket.
+ */
+export const ClientAddress = Context.Reference<string | undefined>("signcraft/ClientAddress", {
+  defaultValue: () => undefined
+})
+
+/** The context to pass as the web handler's second argument: `handler(request, clientAddressContext(ip))`. */
+export const clientAddressContext = (address: string): Context.Context<never> => Context.make(ClientAddress, address)
 
 const LEGACY_PREFIXES = ["/api/v2/", "/api/orders", "/api/customisers/"]
 

@@ -1,4 +1,4 @@
-import { ByteSize, Cause, Effect, Option, type Types } from "effect"
+import { ByteSize, Cause, Context, Effect, Option, type Types } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { MaxBodySize } from "effect/http/HttpIncomingMessage"
 import { PayloadTooLarge } from "../domain/errors.js"
@@ -6,7 +6,7 @@ import { Settings } from "../services/settings.js"
 import { deprecationHeaders } from "./deprecation.js"
 import { describeFailure, type FailureDescription } from "./failure-table.js"
 import { classifyRequestError } from "./middleware/request-failures.js"
-import { CurrentRequest, generationOf, newRequestId, type RequestInfo } from "./request-info.js"
+import { ClientAddress, CurrentRequest, generationOf, newRequestId, type RequestInfo } from "./request-info.js"
 import { renderFailure } from "./respond.js"
 
 /** Where request log lines go; the server writes them to stdout as JSON. */
@@ -48,22 +48,57 @@ export const layerRouterMiddleware = (log: RequestLogger) =>
     Effect.gen(function*() {
       const settings = yield* Settings
       const maxBody = ByteSize.bytes(settings.maxBodyBytes)
+      const legacyHeaders = deprecationHeaders(settings.baseUrl)
+
+      // Everything a request gets before its handler runs, read from the context once.
+      const begin = (context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
+        const request = Context.getUnsafe(context, HttpServerRequest.HttpServerRequest)
+        const queryAt = request.url.indexOf("?")
+        const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt)
+        const info: RequestInfo = {
+          requestId: newRequestId(),
+          generation: generationOf(pathname),
+          selfUrl: settings.baseUrl + request.url,
+          // Hosts that are not node:http (adapters) hand the peer address over as ClientAddress.
+          clientIp: Option.getOrElse(request.remoteAddress, () => Context.get(context, ClientAddress) ?? "unknown")
+        }
+        const route = Context.getOption(context, HttpRouter.RouteContext)
+        return { request, pathname, info, route }
+      }
+
+      const finish = (
+        response: HttpServerResponse.HttpServerResponse,
+        started: ReturnType<typeof begin>,
+        startedAt: number
+      ) => {
+        const { request, pathname, info, route } = started
+        const normalised = normaliseFrameworkError(response, info, settings.baseUrl)
+        const final = info.generation === "legacy"
+          ? HttpServerResponse.setHeaders(normalised, { "x-request-id": info.requestId, ...legacyHeaders })
+          : HttpServerResponse.setHeader(normalised, "x-request-id", info.requestId)
+        log({
+          level: "info",
+          request_id: info.requestId,
+          method: request.method,
+          route: Option.match(route, { onNone: () => pathname, onSome: (r) => r.route.path }),
+          status: final.status,
+          duration_ms: Math.round((performance.now() - startedAt) * 100) / 100
+        })
+        return final
+      }
+
+      // A chain rather than a generator: this wraps every request.
       return (httpEffect): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
-        Effect.gen(function*() {
+        Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
           const startedAt = performance.now()
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const queryAt = request.url.indexOf("?")
-          const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt)
-          const info: RequestInfo = {
-            requestId: newRequestId(),
-            generation: generationOf(pathname),
-            selfUrl: settings.baseUrl + request.url,
-            clientIp: Option.getOrElse(request.remoteAddress, () => "unknown")
-          }
+          const started = begin(context)
+          const { request, info } = started
           const declaredLength = Number(request.headers["content-length"] ?? "0")
-          const response = declaredLength > settings.maxBodyBytes
-            ? renderFailure(describeFailure(new PayloadTooLarge({ limitBytes: settings.maxBodyBytes })), info, settings.baseUrl)
-            : yield* httpEffect.pipe(
+          const served = declaredLength > settings.maxBodyBytes
+            ? Effect.succeed(
+              renderFailure(describeFailure(new PayloadTooLarge({ limitBytes: settings.maxBodyBytes })), info, settings.baseUrl)
+            )
+            : httpEffect.pipe(
               Effect.provideService(CurrentRequest, info),
               Effect.provideService(MaxBodySize, maxBody),
               Effect.catchCause((cause) => {
@@ -76,19 +111,7 @@ export const layerRouterMiddleware = (log: RequestLogger) =>
                 return Effect.succeed(renderFailure(describeFailure(failure), info, settings.baseUrl))
               })
             )
-          const headers: Record<string, string> = { "x-request-id": info.requestId }
-          if (info.generation === "legacy") Object.assign(headers, deprecationHeaders(settings.baseUrl))
-          const final = HttpServerResponse.setHeaders(normaliseFrameworkError(response, info, settings.baseUrl), headers)
-          const route = yield* Effect.serviceOption(HttpRouter.RouteContext)
-          log({
-            level: "info",
-            request_id: info.requestId,
-            method: request.method,
-            route: Option.match(route, { onNone: () => pathname, onSome: (r) => r.route.path }),
-            status: final.status,
-            duration_ms: Math.round((performance.now() - startedAt) * 100) / 100
-          })
-          return final
+          return Effect.map(served, (response) => finish(response, started, startedAt))
         })
     }),
     { global: true }

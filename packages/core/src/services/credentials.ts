@@ -4,6 +4,7 @@ import { displayPrefix, generateApiKey, hashApiKey, type KeyMode, parseApiKey } 
 import { InvalidCredential, NotFound } from "../domain/errors.js"
 import { type Grant, isScope, type Scope } from "../domain/scopes.js"
 import { singleRow } from "../storage/rows.js"
+import type { Store } from "./identity.js"
 
 /** A verified API key: who is calling and what it may do. */
 export interface ApiKeyPrincipal {
@@ -11,6 +12,11 @@ export interface ApiKeyPrincipal {
   readonly storeId: number
   readonly mode: KeyMode
   readonly grant: Grant
+  /**
+   * The key's Store as read when the key was verified (at most the cache bound old), so
+   * the hottest endpoint needs no second query. Absent where a principal is made by hand.
+   */
+  readonly store?: Store
 }
 
 /** A key as the operator API shows it; `key` (the secret) only at creation. */
@@ -30,42 +36,76 @@ interface KeyRow {
   readonly legacy_wildcard: boolean
   readonly expires_at: Date | null
   readonly revoked_at: Date | null
+  readonly company_id: number
+  readonly store_name: string
+  readonly platform: string
+  readonly currency: string
 }
 
 // A verified key is trusted for this long without asking the database again. Revocation
 // through this process takes effect at once; through another process within this bound.
+// The key's Store rides along under the same bound.
 const CACHE_TTL_MS = 1000
 const CACHE_LIMIT = 10_000
 
 const toGrant = (row: KeyRow): Grant =>
   row.legacy_wildcard ? { _tag: "LegacyWildcard" } : { _tag: "Scoped", scopes: row.scopes.filter(isScope) }
 
+const toPrincipal = (row: KeyRow): ApiKeyPrincipal => ({
+  keyId: row.id,
+  storeId: row.store_id,
+  mode: row.mode,
+  grant: toGrant(row),
+  store: {
+    id: row.store_id,
+    company_id: row.company_id,
+    name: row.store_name,
+    platform: row.platform,
+    currency: row.currency
+  }
+})
+
+interface CachedKey {
+  readonly principal: ApiKeyPrincipal
+  readonly verified: Effect.Effect<ApiKeyPrincipal>
+  readonly until: number
+}
+
 /** API keys: issuing, verifying (with a short cache on the hot path) and revoking. */
 export class Credentials extends Context.Service<Credentials, {
   readonly issue: (storeId: number, mode: KeyMode, grant: Grant) => Effect.Effect<IssuedApiKey>
   readonly verify: (presented: string) => Effect.Effect<ApiKeyPrincipal, InvalidCredential>
+  /**
+   * {@link verify} when the key was verified within the cache bound, at time `now`;
+   * nothing otherwise (then call `verify`). For hot paths that would rather not build an effect.
+   */
+  readonly verifiedUnsafe: (presented: string, now: number) => ApiKeyPrincipal | undefined
   readonly revoke: (keyId: number) => Effect.Effect<void, NotFound>
 }>()("signcraft/Credentials") {
   static readonly layer = Layer.effect(
     Credentials,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const cache = new Map<string, { readonly principal: ApiKeyPrincipal; readonly until: number }>()
+      // Keyed by the key's hash, the same as the table, never by the secret itself.
+      const cache = new Map<string, CachedKey>()
 
       const invalid = (reason: InvalidCredential["reason"]) => new InvalidCredential({ kind: "api_key", reason })
 
       const lookup = (hash: string, now: number) =>
         Effect.gen(function*() {
+          // Every key belongs to a store (a foreign key), so the join never drops a key.
           const rows = yield* sql<KeyRow>`
-            SELECT id, store_id, mode, scopes, legacy_wildcard, expires_at, revoked_at
-            FROM api_keys WHERE key_hash = ${hash}`.pipe(Effect.orDie)
+            SELECT k.id, k.store_id, k.mode, k.scopes, k.legacy_wildcard, k.expires_at, k.revoked_at,
+              s.company_id, s.name AS store_name, s.platform, s.currency
+            FROM api_keys k JOIN stores s ON s.id = k.store_id
+            WHERE k.key_hash = ${hash}`.pipe(Effect.orDie)
           const row = rows[0]
           if (row === undefined) return yield* invalid("unknown")
           if (row.revoked_at !== null) return yield* invalid("revoked")
           if (row.expires_at !== null && row.expires_at.getTime() <= now) return yield* invalid("expired")
-          const principal: ApiKeyPrincipal = { keyId: row.id, storeId: row.store_id, mode: row.mode, grant: toGrant(row) }
+          const principal = toPrincipal(row)
           if (cache.size >= CACHE_LIMIT) cache.clear()
-          cache.set(hash, { principal, until: now + CACHE_TTL_MS })
+          cache.set(hash, { principal, verified: Effect.succeed(principal), until: now + CACHE_TTL_MS })
           return principal
         })
 
@@ -89,14 +129,20 @@ export class Credentials extends Context.Service<Credentials, {
             const { id } = yield* singleRow(rows)
             return { id, store_id: storeId, key, mode, grant }
           }),
+        // Only keys that passed `verify` are cached, so no format check is needed here.
+        verifiedUnsafe: (presented, now) => {
+          const cached = cache.get(hashApiKey(presented))
+          return cached !== undefined && cached.until > now ? cached.principal : undefined
+        },
+        // On the hot path: a cache hit allocates no effect of its own.
         verify: (presented) =>
-          Effect.gen(function*() {
-            if (parseApiKey(presented) === undefined) return yield* invalid("malformed")
+          Clock.clockWith((clock) => {
+            if (parseApiKey(presented) === undefined) return Effect.fail(invalid("malformed"))
             const hash = hashApiKey(presented)
-            const now = yield* Clock.currentTimeMillis
+            const now = clock.currentTimeMillisUnsafe()
             const cached = cache.get(hash)
-            if (cached !== undefined && cached.until > now) return cached.principal
-            return yield* lookup(hash, now)
+            if (cached !== undefined && cached.until > now) return cached.verified
+            return lookup(hash, now)
           }),
         revoke: (keyId) =>
           Effect.gen(function*() {

@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 
 /** The outcome of asking a quota for one request. */
@@ -6,9 +6,13 @@ export type Admission =
   | { readonly _tag: "Admitted" }
   | { readonly _tag: "Limited"; readonly retryAfterSeconds: number }
 
-// Leases are never larger than this, nor than an eighth of what is left of the window,
-// so tokens parked in an idle process stay few as the window fills up.
-const MAX_LEASE = 32
+// Leases are never larger than an eighth of what is left of the window, so tokens parked
+// in an idle process stay few as the window fills up; nor larger than 32 tokens or a
+// 256th of the limit, whichever is more. The second bound keeps the usual quotas (up to
+// 8192 a minute) at 32-token leases, while a very large quota is not paid for with a
+// database round trip every 32 requests.
+const MIN_LEASE_CAP = 32
+const LEASE_SHARE_OF_LIMIT = 256
 const LEASE_FRACTION = 8
 
 interface WindowState {
@@ -16,6 +20,11 @@ interface WindowState {
   tokens: number
   exhausted: boolean
   lease: number
+  /**
+   * One lease at a time per bucket: requests that find no token wait for the lease in
+   * flight and spend its tokens, rather than each leasing a batch of its own.
+   */
+  readonly gate: Semaphore.Semaphore
 }
 
 /**
@@ -30,6 +39,14 @@ interface WindowState {
 export class RateLimiter extends Context.Service<RateLimiter, {
   /** Takes one request from `bucket`'s quota of `limit` per `windowSeconds`. */
   readonly take: (bucket: string, limit: number, windowSeconds: number) => Effect.Effect<Admission>
+  /**
+   * {@link take} when it can answer without the database, at time `now`: a token this
+   * process already holds, or a window known to be spent. Nothing when only the database
+   * can answer; then call `take`. For hot paths that would rather not build an effect.
+   */
+  readonly takeHeldUnsafe: (bucket: string, limit: number, windowSeconds: number, now: number) => Admission | undefined
+  /** Whether this process holds a spare token of `bucket`'s window at time `now` (spends nothing). */
+  readonly holdsToken: (bucket: string, windowSeconds: number, now: number) => boolean
   /** Admits at most one request per `intervalSeconds`, measured from the last admitted one. */
   readonly cooldown: (bucket: string, intervalSeconds: number) => Effect.Effect<Admission>
   /** Drops the counters of windows that ended before `olderThanMs`. */
@@ -48,32 +65,38 @@ export class RateLimiter extends Context.Service<RateLimiter, {
           WHERE rate_limit_windows.used + ${amount} <= ${limit}
           RETURNING used`.pipe(Effect.orDie, Effect.map((rows) => rows[0]?.used))
 
-      const nextLease = (limit: number, used: number) =>
-        Math.max(1, Math.min(MAX_LEASE, Math.floor((limit - used) / LEASE_FRACTION)))
+      const nextLease = (limit: number, used: number) => {
+        const cap = Math.max(MIN_LEASE_CAP, Math.floor(limit / LEASE_SHARE_OF_LIMIT))
+        return Math.max(1, Math.min(cap, Math.floor((limit - used) / LEASE_FRACTION)))
+      }
 
       const stateFor = (bucket: string, windowStart: number, limit: number): WindowState => {
         const current = windows.get(bucket)
         if (current !== undefined && current.windowStart === windowStart) return current
-        const fresh: WindowState = { windowStart, tokens: 0, exhausted: false, lease: nextLease(limit, 0) }
+        const fresh: WindowState = {
+          windowStart,
+          tokens: 0,
+          exhausted: false,
+          lease: nextLease(limit, 0),
+          gate: Semaphore.makeUnsafe(1)
+        }
         windows.set(bucket, fresh)
         return fresh
       }
 
-      const take = (bucket: string, limit: number, windowSeconds: number) =>
+
+      // Asks the database for a lease once this process's tokens for the window are spent.
+      const leaseOrLimit = (bucket: string, state: WindowState, limit: number, retryAfterSeconds: number) =>
         Effect.gen(function*() {
-          const now = yield* Clock.currentTimeMillis
-          const windowMs = windowSeconds * 1000
-          const windowStart = Math.floor(now / windowMs) * windowMs
-          const retryAfterSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000))
-          const state = stateFor(bucket, windowStart, limit)
+          // A lease that finished while this request waited at the gate may have left tokens.
           if (state.tokens > 0) {
             state.tokens -= 1
             return { _tag: "Admitted" } as const
           }
-          if (state.exhausted || limit < 1) return { _tag: "Limited", retryAfterSeconds } as const
+          if (state.exhausted) return { _tag: "Limited", retryAfterSeconds } as const
           // All-or-nothing leases: try the planned size, then a single token.
           for (const amount of state.lease > 1 ? [Math.min(state.lease, limit), 1] : [1]) {
-            const used = yield* lease(bucket, windowStart, amount, limit)
+            const used = yield* lease(bucket, state.windowStart, amount, limit)
             if (used !== undefined) {
               state.tokens += amount - 1
               state.lease = nextLease(limit, used)
@@ -82,6 +105,44 @@ export class RateLimiter extends Context.Service<RateLimiter, {
           }
           state.exhausted = true
           return { _tag: "Limited", retryAfterSeconds } as const
+        })
+
+      const ADMITTED: Admission = { _tag: "Admitted" }
+      const admitted: Effect.Effect<Admission> = Effect.succeed(ADMITTED)
+
+      // Most requests spend a token this process already holds: that path is synchronous
+      // and allocates nothing but the bucket name the caller built.
+      const takeHeldUnsafe = (bucket: string, limit: number, windowSeconds: number, now: number): Admission | undefined => {
+        const windowMs = windowSeconds * 1000
+        const windowStart = Math.floor(now / windowMs) * windowMs
+        const state = stateFor(bucket, windowStart, limit)
+        if (state.tokens > 0) {
+          state.tokens -= 1
+          return ADMITTED
+        }
+        if (state.exhausted || limit < 1) {
+          return { _tag: "Limited", retryAfterSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)) }
+        }
+        return undefined
+      }
+
+      const holdsToken = (bucket: string, windowSeconds: number, now: number): boolean => {
+        const state = windows.get(bucket)
+        const windowMs = windowSeconds * 1000
+        return state !== undefined && state.tokens > 0 && state.windowStart === Math.floor(now / windowMs) * windowMs
+      }
+
+      const take = (bucket: string, limit: number, windowSeconds: number) =>
+        Clock.clockWith((clock) => {
+          const now = clock.currentTimeMillisUnsafe()
+          const held = takeHeldUnsafe(bucket, limit, windowSeconds, now)
+          if (held === ADMITTED) return admitted
+          if (held !== undefined) return Effect.succeed(held)
+          const windowMs = windowSeconds * 1000
+          const windowStart = Math.floor(now / windowMs) * windowMs
+          const retryAfterSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000))
+          const state = stateFor(bucket, windowStart, limit)
+          return state.gate.withPermits(1)(leaseOrLimit(bucket, state, limit, retryAfterSeconds))
         })
 
       const cooldown = (bucket: string, intervalSeconds: number) =>
@@ -107,7 +168,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
           for (const [bucket, state] of windows) if (state.windowStart < olderThanMs) windows.delete(bucket)
         }).pipe(Effect.orDie)
 
-      return RateLimiter.of({ take, cooldown, prune })
+      return RateLimiter.of({ take, takeHeldUnsafe, holdsToken, cooldown, prune })
     })
   )
 }

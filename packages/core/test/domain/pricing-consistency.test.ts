@@ -40,8 +40,8 @@ type Feature = keyof typeof FEATURES
 
 // Which features each model refuses (see the rules in consistency.ts).
 const REFUSED: Record<"simple_letter" | "advanced_letter" | "frame_fit", ReadonlyArray<Feature>> = {
-  simple_letter: ["areaPricing"],
-  advanced_letter: ["perLineBaseRow", "perLineListRow", "areaPricing"],
+  simple_letter: [],
+  advanced_letter: ["perLineBaseRow", "perLineListRow"],
   frame_fit: ["letterPricingMethod", "letterPrice", "emptyLetterPrice", "pricePerLetter", "perLineBaseRow", "perLineListRow"]
 }
 

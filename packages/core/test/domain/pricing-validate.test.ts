@@ -356,8 +356,8 @@ describe("validatePricingV3: read-only members", () => {
     ["object", 1, "invalid_type"],
     ["pricing_model", "simple_letter", null],
     ["pricing_model", "frame_fit", "read_only"],
-    ["pricing_model", "FIXED_WIDTH", "read_only"],
-    ["pricing_model", "legacy_fixed_height", "read_only"],
+    ["pricing_model", "FIXED_WIDTH", "unsupported_value"],
+    ["pricing_model", "legacy_fixed_height", "unsupported_value"],
     ["pricing_model", null, "invalid_type"],
     ["pricing_model_display_name", "Simple letter", null],
     ["pricing_model_display_name", "Simple Letter", "read_only"],
@@ -498,5 +498,43 @@ describe("validatePricingV2", () => {
     const failure = failureOf(validatePricingV2(validV2Body, { ...stored, pricingModel: "legacy_fixed_height" }))
     expect(failure.code).toBe("invalid_pricing_model")
     expect(failure.errors[0]).toMatchObject({ pointer: "/pricing/pricing_model", code: "invalid_pricing_model" })
+  })
+})
+
+describe("pricing_model on writes", () => {
+  const faultAt = (errors: ReadonlyArray<FieldError>, pointer: string) => errors.find((e) => e.pointer === pointer)
+
+  it.each([
+    ["legacy_fixed_height", "unsupported_value", ["simple_letter", "advanced_letter", "frame_fit"]],
+    ["bogus", "unsupported_value", ["simple_letter", "advanced_letter", "frame_fit"]],
+    ["frame_fit", "read_only", undefined]
+  ])("v3 %s on a simple_letter customiser: %s", (value, code, allowed) => {
+    const result = validatePricingV3({ pricing_model: value }, stored)
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    const fault = faultAt(result.errors, "/pricing_model")
+    expect(fault?.code).toBe(code)
+    expect(fault?.allowed_values).toEqual(allowed)
+  })
+
+  it.each([
+    ["FIXED_HEIGHT", "unsupported_value", ["FIXED_WIDTH", "MATERIAL_LENGTH", "FRAME_FIT"]],
+    ["legacy_fixed_height", "unsupported_value", ["simple_letter", "advanced_letter", "frame_fit"]],
+    ["FRAME_FIT", "read_only", undefined]
+  ])("v2 %s on a simple_letter customiser: %s", (value, code, allowed) => {
+    const body = { pricing: { pricing_model: value, sizes: [], base_pricing: { mode: "m", rows: [] }, price_lists: [] } }
+    const result = validatePricingV2(body, stored)
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    const fault = faultAt(result.errors, "/pricing/pricing_model")
+    expect(fault?.code).toBe(code)
+    expect(fault?.allowed_values).toEqual(allowed)
+  })
+
+  it("accepts the stored model in either spelling on v2 and null", () => {
+    for (const value of ["FIXED_WIDTH", "simple_letter", null]) {
+      const body = { pricing: { pricing_model: value, sizes: [], base_pricing: { mode: "m", rows: [] }, price_lists: [] } }
+      expect(validatePricingV2(body, stored).ok).toBe(true)
+    }
   })
 })

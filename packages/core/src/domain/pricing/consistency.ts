@@ -16,9 +16,9 @@ import { forEachBasePricingRow, forEachPriceList, forEachPriceListRow, priceList
  *    material length and frame fit". So `advanced_letter` and `frame_fit` may not use a per-line
  *    `base_price` (base-pricing rows and price-list rows). A plain number stays valid on
  *    `simple_letter`: it is the degenerate per-line price, the same for every line count.
- * 3. Area pricing on letters: `price_per_sq_cm` on a price-list row prices the framed panel by
- *    area, which is frame-fit data; `simple_letter` and `advanced_letter` may not set it. Sheet
- *    pricing is not frame-fit-only (letter signs have backing sheets) and is allowed everywhere.
+ * `price_per_sq_cm` is allowed on every model: the spec lists it among the members of any price-list
+ *    row, and letter signs are priced by area too (backing sheets); refusing it would tighten the
+ *    contract without a rule to point to.
  *
  * Whether the model can be written at all (`legacy_fixed_height`, unknown models) is `model.ts`.
  */
@@ -45,11 +45,6 @@ const pricePerLetter: Rule = {
   offends: isSet,
   detail: "A frame_fit customiser cannot have letter pricing."
 }
-const areaPricing: Rule = {
-  member: "price_per_sq_cm",
-  offends: isSet,
-  detail: "price_per_sq_cm on a price-list row is frame_fit pricing."
-}
 const perLineBasePrice: Rule = {
   member: "base_price",
   offends: isRawObject,
@@ -63,8 +58,8 @@ interface ModelRules {
 }
 
 const RULES: { readonly [K in WritablePricingModel]: ModelRules } = {
-  simple_letter: { priceList: [], basePricingRow: [], priceListRow: [areaPricing] },
-  advanced_letter: { priceList: [], basePricingRow: [perLineBasePrice], priceListRow: [perLineBasePrice, areaPricing] },
+  simple_letter: { priceList: [], basePricingRow: [], priceListRow: [] },
+  advanced_letter: { priceList: [], basePricingRow: [perLineBasePrice], priceListRow: [perLineBasePrice] },
   frame_fit: {
     priceList: [letterPriceList],
     basePricingRow: [perLineBasePrice],

@@ -63,3 +63,44 @@ export const customiserV2ToV3 = (customiser: CustomiserV2): CustomiserV3 => ({
   created_at: formatTimestampV3(customiser.created_at),
   updated_at: formatTimestampV3(customiser.updated_at)
 })
+
+/** The stored facts of a customiser, as any storage keeps them. */
+export interface CustomiserFacts {
+  readonly id: number
+  readonly name: string
+  readonly pricing_model: string
+  readonly product_family: string
+  readonly selection_mode: string
+  readonly active: boolean
+  readonly created_at: Date | string
+  readonly updated_at: Date | string
+}
+
+/**
+ * The v3 customiser of stored facts. Stored values are normalised to canonical spellings (older
+ * rows may hold legacy ones); values unknown to this code pass through unchanged.
+ */
+export const customiserV3Of = (facts: CustomiserFacts): CustomiserV3 => ({
+  object: "customiser",
+  id: facts.id,
+  name: facts.name,
+  pricing_model: PricingModel.toCanonical(facts.pricing_model).value,
+  product_family: ProductFamily.toCanonical(facts.product_family).value,
+  selection_mode: SelectionMode.toCanonical(facts.selection_mode).value,
+  active: facts.active,
+  created_at: formatTimestampV3(facts.created_at),
+  updated_at: formatTimestampV3(facts.updated_at)
+})
+
+/**
+ * The v2 customiser of stored facts (legacy spellings, microsecond timestamps): the v3 view
+ * translated, with the stored timestamps handed over whole so their microseconds survive.
+ */
+export const customiserV2Of = (facts: CustomiserFacts): CustomiserV2 =>
+  customiserV3ToV2({
+    ...customiserV3Of(facts),
+    created_at: fullTimestamp(facts.created_at),
+    updated_at: fullTimestamp(facts.updated_at)
+  })
+
+const fullTimestamp = (value: Date | string): string => (typeof value === "string" ? value : value.toISOString())

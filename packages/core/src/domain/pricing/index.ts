@@ -14,9 +14,24 @@ export {
   predicateOf,
   readFieldErrorAnnotation
 } from "./checks.js"
+export {
+  EMPTY_PRICING_CONTENT,
+  type PricingContent,
+  pricingContentOf,
+  pricingReadV2,
+  pricingReadV3
+} from "./content.js"
 export { type CompiledDecoder, type Decoded, compileDecoder } from "./compile.js"
 export { checkModelConsistency } from "./consistency.js"
-export { CustomiserV2, CustomiserV3, customiserV2ToV3, customiserV3ToV2 } from "./customiser.js"
+export {
+  type CustomiserFacts,
+  CustomiserV2,
+  CustomiserV3,
+  customiserV2Of,
+  customiserV2ToV3,
+  customiserV3Of,
+  customiserV3ToV2
+} from "./customiser.js"
 export {
   BasePriceAmount,
   FiniteNumber,
@@ -61,5 +76,12 @@ export {
 } from "./translate-pricing.js"
 export { type PricingValidationV2, validatePricingV2 } from "./validate-v2.js"
 export { type PricingValidationV3, validatePricingV3 } from "./validate-v3.js"
+export {
+  type CurrentPricing,
+  decidePricingPatchV3,
+  decidePricingPutV2,
+  decidePricingPutV3,
+  type PricingWriteOutcome
+} from "./writes.js"
 export type { PricingValidation, PricingValidationCode, StoredPricingContext } from "./validation.js"
 export { VALUE_UNITS_V2, ValueUnitsV2 } from "./value-units.js"

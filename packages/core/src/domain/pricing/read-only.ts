@@ -11,6 +11,8 @@ export interface ReadOnlyMember {
   readonly name: string
   readonly accepted: ReadonlyArray<string | number | null>
   readonly hasExpectedType: (value: unknown) => boolean
+  /** For enum members: the write check that explains a value no write may set. */
+  readonly checkValue?: (value: unknown, path: Path) => FieldError | undefined
 }
 
 /** Type test for string members. */
@@ -30,10 +32,13 @@ export const checkReadOnly = (
   path: Path,
   members: ReadonlyArray<ReadOnlyMember>
 ): ReadonlyArray<FieldError> =>
-  members.flatMap(({ name, accepted, hasExpectedType }) => {
+  members.flatMap(({ name, accepted, hasExpectedType, checkValue }) => {
     if (!hasMember(document, name)) return []
     const value = document[name]
     if (!hasExpectedType(value) || accepted.some((candidate) => candidate === value)) return []
+    // A value no write may ever set (an unknown or retired enum value) says so, with allowed_values.
+    const refused = checkValue?.(value, [...path, name])
+    if (refused !== undefined) return [refused]
     const stored = accepted.find((candidate) => candidate !== null)
     return [
       {

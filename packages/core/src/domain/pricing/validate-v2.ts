@@ -18,7 +18,10 @@ const readOnlyMembers = (stored: StoredPricingContext, model: string): ReadonlyA
   {
     name: "pricing_model",
     accepted: [PricingModel.toLegacy(model).value, model, null],
-    hasExpectedType: isStringOrNull
+    hasExpectedType: isStringOrNull,
+    // A v2 client is told the legacy spellings it may use.
+    checkValue: (value, path) =>
+      PricingModel.isCanonical(value) ? PricingModel.checkWrite(value, path) : PricingModel.checkLegacyWrite(value, path)
   },
   { name: "customiser_id", accepted: [stored.customiserId], hasExpectedType: isInteger }
 ]

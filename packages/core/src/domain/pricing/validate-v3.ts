@@ -1,3 +1,4 @@
+import { PricingModel } from "../enums.js"
 import { compileDecoder } from "./compile.js"
 import { checkModelConsistency } from "./consistency.js"
 import { checkLineKeys } from "./line-keys.js"
@@ -11,7 +12,7 @@ const decode = compileDecoder(PricingDocumentV3)
 
 const readOnlyMembers = (stored: StoredPricingContext, model: string): ReadonlyArray<ReadOnlyMember> => [
   { name: "object", accepted: [PRICING_OBJECT], hasExpectedType: isString },
-  { name: "pricing_model", accepted: [model], hasExpectedType: isString },
+  { name: "pricing_model", accepted: [model], hasExpectedType: isString, checkValue: PricingModel.checkWrite },
   { name: "pricing_model_display_name", accepted: [pricingModelDisplayName(model)], hasExpectedType: isString },
   { name: "currency", accepted: [stored.currency], hasExpectedType: isString },
   { name: "customiser_id", accepted: [stored.customiserId], hasExpectedType: isInteger }

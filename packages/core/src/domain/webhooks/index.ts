@@ -1,2 +1,5 @@
 export * from "./headers.js"
 export * from "./signature.js"
+export * from "./form-submission.js"
+export * from "./retry-schedule.js"
+export * from "./topics.js"

@@ -1,5 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { PricingModel, ProductFamily, SelectionMode } from "../../domain/enums.js"
+import { CustomiserV3 } from "../../domain/pricing/customiser.js"
 import { SCOPES } from "../../domain/scopes.js"
 import { OperatorAuth, RequestFailures } from "../middleware/definitions.js"
 
@@ -36,6 +38,13 @@ export const ApiKeyView = Schema.Struct({
   legacy_wildcard: Schema.Boolean
 }).annotate({ identifier: "IssuedApiKey" })
 
+/** Calls of one deprecated operation by one API key: what removal decisions rest on. */
+export const DeprecatedUsageView = Schema.Struct({
+  api_key_id: Schema.Int,
+  operation: Schema.String,
+  count: Schema.Int,
+  last_seen_at: Schema.String
+}).annotate({ identifier: "DeprecatedUsage" })
 /** A live connector grant (a connection) of a Store. */
 export const ConnectionView = Schema.Struct({
   id: Schema.Int,
@@ -95,6 +104,25 @@ export class OperatorApi extends HttpApiGroup.make("operator")
     HttpApiEndpoint.delete("revokeApiKey", "/api-keys/:key_id", {
       params: { key_id: IdParam },
       success: HttpApiSchema.NoContent
+    }),
+    HttpApiEndpoint.get("deprecatedUsage", "/stores/:store_id/deprecated-usage", {
+      params: { store_id: IdParam },
+      success: Schema.Struct({ data: Schema.Array(DeprecatedUsageView) })
+    }),
+    HttpApiEndpoint.post("createCustomiser", "/stores/:store_id/customisers", {
+      params: { store_id: IdParam },
+      payload: Schema.Struct({
+        name: NonEmpty,
+        product_family: Schema.Literals(ProductFamily.writableValues),
+        selection_mode: Schema.Literals(SelectionMode.writableValues),
+        // The dashboard may still create retired-model customisers (stored data has them); their
+        // pricing then refuses every write, as the public API must.
+        pricing_model: Schema.Literals(PricingModel.values),
+        active: Schema.optionalKey(Schema.Boolean),
+        // A v3 pricing document, checked by the pricing validator once the customiser exists.
+        pricing: Schema.optionalKey(Schema.Unknown)
+      }),
+      success: CustomiserV3.pipe(HttpApiSchema.status(201))
     }),
     HttpApiEndpoint.get("listConnections", "/stores/:store_id/connections", {
       params: { store_id: IdParam },

@@ -16,10 +16,13 @@ export const StoreV3 = Schema.Struct({
   scopes: Schema.Array(Schema.Literals(SCOPES))
 }).annotate({ identifier: "Store" })
 
+/** The body of `GET /api/v3/stores/me`. */
+export const StoreMeResponse = Envelope(StoreV3)
+
 /** v3 Store operations. */
 export class V3StoresApi extends HttpApiGroup.make("v3Stores")
   .add(
-    HttpApiEndpoint.get("me", "/stores/me", { success: Envelope(StoreV3) })
+    HttpApiEndpoint.get("me", "/stores/me", { success: StoreMeResponse })
       .annotate(RequiredScope, "store:read")
       .annotate(OpenApi.Summary, "The Store of the calling API key, with the key's scopes")
   )

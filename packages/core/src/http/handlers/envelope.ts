@@ -1,18 +1,39 @@
 import { Effect } from "effect"
 import { Settings } from "../../services/settings.js"
-import { CurrentRequest } from "../request-info.js"
+import { nextLink } from "../paging.js"
+import { CurrentRequest, type RequestInfo } from "../request-info.js"
 
 /** The documentation page the v3 envelope links to. */
 export const documentationUrl = (baseUrl: string): string => `${baseUrl}/docs`
+
+/** The v3 success envelope around one resource, for the request `info` describes. */
+export const envelopeOf = <A>(data: A, info: RequestInfo, baseUrl: string) => ({
+  data,
+  links: { self: info.selfUrl, documentation: documentationUrl(baseUrl) },
+  meta: { api_version: "v3" as const, request_id: info.requestId }
+})
 
 /** Wraps one resource in the v3 success envelope. */
 export const envelope = <A>(data: A) =>
   Effect.gen(function*() {
     const settings = yield* Settings
     const info = yield* CurrentRequest
+    return envelopeOf(data, info, settings.baseUrl)
+  })
+
+/** Wraps one page of a collection in the v3 collection envelope; `nextCursor` absent on the last page. */
+export const collectionEnvelope = <A>(items: ReadonlyArray<A>, nextCursor: string | undefined) =>
+  Effect.gen(function*() {
+    const settings = yield* Settings
+    const info = yield* CurrentRequest
     return {
-      data,
-      links: { self: info.selfUrl, documentation: documentationUrl(settings.baseUrl) },
+      data: items,
+      links: {
+        self: info.selfUrl,
+        documentation: documentationUrl(settings.baseUrl),
+        ...(nextCursor === undefined ? {} : { next: nextLink(info.selfUrl, nextCursor) })
+      },
+      pagination: { has_more: nextCursor !== undefined },
       meta: { api_version: "v3" as const, request_id: info.requestId }
     }
   })

@@ -3,17 +3,24 @@ import { HttpApiBuilder } from "effect/http-api"
 import { ValidationFailed } from "../../domain/errors.js"
 import type { Grant } from "../../domain/scopes.js"
 import { Credentials } from "../../services/credentials.js"
+import { Customisers } from "../../services/customisers.js"
+import { DeprecatedUsage } from "../../services/deprecated-usage.js"
 import { Identity } from "../../services/identity.js"
+import { customiserV3Of } from "../../domain/pricing/customiser.js"
+import { decidePricingPutV3 } from "../../domain/pricing/writes.js"
+import { pricingDecision } from "./pricing-store.js"
 import { OAuthGrants } from "../../services/oauth-grants.js"
 import { SigncraftApi } from "../api/index.js"
 import { orRespond } from "../respond.js"
 
 
-/** The operator API: companies, stores, persons, members, API keys and connector connections. */
+/** The operator API: companies, stores, persons, members, API keys, customisers and connector connections. */
 export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (handlers) =>
   Effect.gen(function*() {
     const identity = yield* Identity
     const credentials = yield* Credentials
+    const customisers = yield* Customisers
+    const usage = yield* DeprecatedUsage
     const grants = yield* OAuthGrants
     return handlers
       .handle("createCompany", ({ payload }) => identity.createCompany(payload))
@@ -57,6 +64,38 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
           }
         }).pipe(orRespond))
       .handle("revokeApiKey", ({ params }) => credentials.revoke(params.key_id).pipe(orRespond))
+      .handle("deprecatedUsage", ({ params }) =>
+        Effect.gen(function*() {
+          yield* identity.findStore(params.store_id)
+          const records = yield* usage.forStore(params.store_id)
+          return {
+            data: records.map((record) => ({ ...record, last_seen_at: new Date(record.last_seen_at).toISOString() }))
+          }
+        }).pipe(orRespond))
+      .handle("createCustomiser", ({ params, payload }) =>
+        Effect.gen(function*() {
+          yield* identity.findStore(params.store_id)
+          const { pricing, ...fields } = payload
+          const created = yield* customisers.create(
+            params.store_id,
+            { ...fields, active: fields.active ?? true },
+            pricing === undefined
+              ? undefined
+              : (stored) =>
+                  pricingDecision(decidePricingPutV3, pricing)(stored).pipe(
+                    // Faults point into the operator body, where the document sits under `pricing`.
+                    Effect.mapError((failure) =>
+                      new ValidationFailed({
+                        ...(failure.code === undefined ? {} : { code: failure.code }),
+                        errors: failure.errors.map((error) =>
+                          error.pointer === undefined ? error : { ...error, pointer: `/pricing${error.pointer}` }
+                        )
+                      })
+                    )
+                  )
+          )
+          return customiserV3Of(created)
+        }).pipe(orRespond))
       .handle("listConnections", ({ params }) =>
         Effect.gen(function*() {
           yield* identity.findStore(params.store_id)

@@ -49,13 +49,21 @@ export const classifyRequestError = (error: unknown, maxBodyBytes: number): ApiF
   return new InternalError({ cause: error })
 }
 
+/**
+ * The {@link ApiFailure} a cause amounts to: its first failure or defect, classified.
+ * Nothing when only interruption is left (the client went away or the server is stopping).
+ */
+export const apiFailureOf = (cause: Cause.Cause<unknown>, maxBodyBytes: number): ApiFailure | undefined => {
+  const failure = Cause.findErrorOption(cause)
+  if (failure._tag === "Some") return classifyRequestError(failure.value, maxBodyBytes)
+  const defect = cause.reasons.find(Cause.isDieReason)
+  if (defect !== undefined) return classifyRequestError(defect.defect, maxBodyBytes)
+  return undefined
+}
+
 /** Turns any failure or defect of an effect into an {@link ApiFailure}. */
 export const catchAllAsApiFailure = <A, E, R>(effect: Effect.Effect<A, E, R>, maxBodyBytes: number) =>
   Effect.catchCause(effect, (cause) => {
-    const failure = Cause.findErrorOption(cause)
-    if (failure._tag === "Some") return Effect.fail(classifyRequestError(failure.value, maxBodyBytes))
-    const defect = cause.reasons.find(Cause.isDieReason)
-    if (defect !== undefined) return Effect.fail(classifyRequestError(defect.defect, maxBodyBytes))
-    // Only interruption is left: the client went away or the server is stopping.
-    return Effect.interrupt
+    const failure = apiFailureOf(cause, maxBodyBytes)
+    return failure === undefined ? Effect.interrupt : Effect.fail(failure)
   })

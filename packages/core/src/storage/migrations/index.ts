@@ -1,5 +1,8 @@
 import { Migrator } from "effect/sql"
 import foundation from "./0001_foundation.js"
+import customisers from "./0002_customisers.js"
+import commerce from "./0003_commerce.js"
+import webhooks from "./0004_webhooks.js"
 import oauth from "./0005_oauth.js"
 
 /**
@@ -8,5 +11,8 @@ import oauth from "./0005_oauth.js"
  */
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
+  "0002_customisers": customisers,
+  "0003_commerce": commerce,
+  "0004_webhooks": webhooks,
   "0005_oauth": oauth
 })

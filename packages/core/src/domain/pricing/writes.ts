@@ -1,0 +1,47 @@
+import { applyMergePatch } from "../merge-patch.js"
+import { type PricingContent, pricingContentOf, pricingReadV3 } from "./content.js"
+import type { LegacySpellings } from "./legacy-spellings.js"
+import { type PricingHeaderContext, pricingV2ToV3 } from "./translate-pricing.js"
+import { validatePricingV2 } from "./validate-v2.js"
+import { validatePricingV3 } from "./validate-v3.js"
+import type { PricingValidationCode } from "./validation.js"
+import type { FieldError } from "../field-error.js"
+
+/**
+ * The three ways a pricing document is written (v3 PUT, v3 merge PATCH, v2 PUT), each decided
+ * from the body and the stored pricing: what to store, or every fault of the request. Pure, so a
+ * migration script or a dry run gets exactly the answer the API would give.
+ */
+
+/** The stored pricing a write is decided against. */
+export interface CurrentPricing {
+  readonly header: PricingHeaderContext
+  readonly content: PricingContent
+}
+
+/** What to store, or why not. */
+export type PricingWriteOutcome =
+  | { readonly ok: true; readonly content: PricingContent; readonly legacySpellings: LegacySpellings }
+  | { readonly ok: false; readonly code: PricingValidationCode; readonly errors: ReadonlyArray<FieldError> }
+
+/** v3 PUT: the body is the whole new document. Legacy spellings are dropped: a v3 client chose none. */
+export const decidePricingPutV3 = (body: unknown, current: CurrentPricing): PricingWriteOutcome => {
+  const verdict = validatePricingV3(body, current.header)
+  return verdict.ok ? { ok: true, content: pricingContentOf(verdict.document), legacySpellings: {} } : verdict
+}
+
+/**
+ * v3 PATCH: RFC 7396 applied to the document as read (header included, so a patch may restate
+ * it), then validated as a whole, like a PUT of the result. Pointers in faults therefore name
+ * members of the patched document, which are the members the patch touched or left in place.
+ */
+export const decidePricingPatchV3 = (patch: unknown, current: CurrentPricing): PricingWriteOutcome =>
+  decidePricingPutV3(applyMergePatch(pricingReadV3(current.content, current.header), patch), current)
+
+/** v2 PUT: the body is `{pricing: {...}}`; the v2 spellings v3 cannot express are kept beside it. */
+export const decidePricingPutV2 = (body: unknown, current: CurrentPricing): PricingWriteOutcome => {
+  const verdict = validatePricingV2(body, current.header)
+  if (!verdict.ok) return verdict
+  const translated = pricingV2ToV3(verdict.document, current.header)
+  return { ok: true, content: pricingContentOf(translated.document), legacySpellings: translated.legacySpellings }
+}

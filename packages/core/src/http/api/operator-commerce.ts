@@ -1,0 +1,85 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { V3Customer } from "../../domain/orders/v3-order.js"
+import { OperatorAuth, RequestFailures } from "../middleware/definitions.js"
+
+const IdParam = Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThan(0))
+const Url = Schema.String.check(Schema.isMinLength(1))
+
+/** ISO 8601 date-time with an explicit offset (`Z` or `±hh:mm`), as imports give `created_at`. */
+export const IsoTimestamp = Schema.String.check(
+  Schema.makeFilter(
+    (value: string) =>
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/.test(value) &&
+      !Number.isNaN(Date.parse(value)),
+    { expected: "an ISO 8601 timestamp with an offset, such as 2026-03-01T12:00:00Z" }
+  )
+)
+
+/** An integration as the operator (merchant dashboard) sees it, signing secret included. */
+export const IntegrationView = Schema.Struct({
+  id: Schema.Int,
+  store_id: Schema.Int,
+  name: Schema.NullOr(Schema.String),
+  enabled: Schema.Boolean,
+  create_product_url: Schema.String,
+  signing_secret: Schema.String,
+  created_at: Schema.String
+}).annotate({ identifier: "Integration" })
+
+const MoneyInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+
+/** One historical order of an import; `currency` is stored exactly as given. */
+export const ImportedOrderInput = Schema.Struct({
+  created_at: IsoTimestamp,
+  total_amount: MoneyInt,
+  currency: Schema.String,
+  customer: Schema.optionalKey(Schema.NullOr(V3Customer))
+})
+
+/** One historical product of an import; `legacy: true` makes it a product-cache row. */
+export const ImportedProductInput = Schema.Struct({
+  created_at: IsoTimestamp,
+  title: Schema.String.check(Schema.isMinLength(1)),
+  price_amount: MoneyInt,
+  currency: Schema.String,
+  legacy: Schema.optionalKey(Schema.Boolean)
+})
+
+/** Operator API: integrations and historical imports (operating contract §2). */
+export class OperatorCommerceApi extends HttpApiGroup.make("operatorCommerce")
+  .add(
+    HttpApiEndpoint.post("createIntegration", "/stores/:store_id/integrations", {
+      params: { store_id: IdParam },
+      payload: Schema.Struct({
+        create_product_url: Url,
+        enabled: Schema.optionalKey(Schema.Boolean),
+        name: Schema.optionalKey(Schema.NullOr(Schema.String))
+      }),
+      success: IntegrationView.pipe(HttpApiSchema.status(201))
+    }),
+    HttpApiEndpoint.patch("updateIntegration", "/integrations/:integration_id", {
+      params: { integration_id: IdParam },
+      payload: Schema.Struct({
+        enabled: Schema.optionalKey(Schema.Boolean),
+        create_product_url: Schema.optionalKey(Url)
+      }),
+      success: IntegrationView
+    }),
+    HttpApiEndpoint.post("importOrders", "/stores/:store_id/orders/import", {
+      params: { store_id: IdParam },
+      payload: Schema.Struct({ orders: Schema.Array(ImportedOrderInput) }),
+      success: Schema.Struct({ imported: Schema.Int })
+    }),
+    HttpApiEndpoint.post("importProducts", "/stores/:store_id/products/import", {
+      params: { store_id: IdParam },
+      payload: Schema.Struct({ products: Schema.Array(ImportedProductInput) }),
+      success: Schema.Struct({ imported: Schema.Int })
+    })
+  )
+  .middleware(RequestFailures)
+  .middleware(OperatorAuth)
+  .prefix("/operator/v1")
+  .annotate(OpenApi.Title, "Operator: integrations and imports")
+  .annotate(OpenApi.Exclude, true)
+{}

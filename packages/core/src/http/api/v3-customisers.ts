@@ -1,0 +1,89 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { CustomiserV3 } from "../../domain/pricing/customiser.js"
+import { PricingDocumentV3 } from "../../domain/pricing/schema-v3.js"
+import { Idempotency, RequiredScope } from "../annotations.js"
+import { ApiKeyAuth, IdempotentWrites, RequestFailures } from "../middleware/definitions.js"
+import { CollectionEnvelope, Envelope } from "../wire.js"
+
+const params = { customiser_id: Schema.String }
+
+// Pricing bodies are checked by the pricing validator, not by the endpoint schema: only the
+// validator knows the stored customiser (read-only guards, model consistency) and it reports every
+// fault of a document in one answer. The schema is attached for the OpenAPI document only.
+const pricingBody = Schema.Unknown.annotate({ identifier: "PricingDocumentWrite" })
+// RFC 7396 names its own media type; plain JSON is accepted too, as most clients send it.
+const mergePatchBody = [
+  pricingBody,
+  Schema.Unknown.annotate({ identifier: "PricingMergePatch" }).pipe(
+    HttpApiSchema.asJson({ contentType: "application/merge-patch+json" })
+  )
+]
+
+/** The answer of `POST …/pricing/validate` for a valid document. */
+export const PricingValidationResult = Schema.Struct({
+  object: Schema.Literal("pricing_validation"),
+  valid: Schema.Literal(true),
+  pricing: PricingDocumentV3
+}).annotate({ identifier: "PricingValidation" })
+
+const pricingDocs = (summary: string, description: string) => OpenApi.annotations({ summary, description })
+
+/** v3 customisers and their pricing documents. */
+export class V3CustomisersApi extends HttpApiGroup.make("v3Customisers")
+  .add(
+    HttpApiEndpoint.get("list", "/customisers", {
+      query: { limit: Schema.optionalKey(Schema.String), cursor: Schema.optionalKey(Schema.String) },
+      success: CollectionEnvelope(CustomiserV3)
+    })
+      .annotate(RequiredScope, "customisers:read")
+      .annotate(OpenApi.Summary, "The Store's customisers, in creation order, paged with limit and cursor"),
+    HttpApiEndpoint.get("get", "/customisers/:customiser_id", { params, success: Envelope(CustomiserV3) })
+      .annotate(RequiredScope, "customisers:read")
+      .annotate(OpenApi.Summary, "One customiser"),
+    HttpApiEndpoint.get("getPricing", "/customisers/:customiser_id/pricing", {
+      params,
+      success: Envelope(PricingDocumentV3)
+    })
+      .annotate(RequiredScope, "pricing:read")
+      .annotate(OpenApi.Summary, "The customiser's pricing document"),
+    HttpApiEndpoint.put("putPricing", "/customisers/:customiser_id/pricing", {
+      params,
+      payload: pricingBody,
+      success: Envelope(PricingDocumentV3)
+    })
+      .annotate(RequiredScope, "pricing:write")
+      .annotate(Idempotency, "required")
+      .annotateMerge(pricingDocs(
+        "Replace the pricing document",
+        "Full replacement: omitted sizes, price lists and rows are deleted. Requires Idempotency-Key."
+      ))
+      .middleware(IdempotentWrites),
+    HttpApiEndpoint.patch("patchPricing", "/customisers/:customiser_id/pricing", {
+      params,
+      payload: mergePatchBody,
+      success: Envelope(PricingDocumentV3)
+    })
+      .annotate(RequiredScope, "pricing:write")
+      .annotate(Idempotency, "required")
+      .annotateMerge(pricingDocs(
+        "Merge-patch the pricing document (RFC 7396)",
+        "Omitted members are unchanged, null removes a member, arrays are replaced whole. Requires Idempotency-Key."
+      ))
+      .middleware(IdempotentWrites),
+    HttpApiEndpoint.post("validatePricing", "/customisers/:customiser_id/pricing/validate", {
+      params,
+      payload: pricingBody,
+      success: Envelope(PricingValidationResult).pipe(HttpApiSchema.status(200))
+    })
+      .annotate(RequiredScope, ["pricing:read", "pricing:write"])
+      .annotateMerge(pricingDocs(
+        "Validate a pricing document without saving it",
+        "The same validation as PUT. A valid document answers 200; an invalid one the 422 the PUT would give. Persists nothing and consumes no idempotency key."
+      ))
+  )
+  .middleware(RequestFailures)
+  .middleware(ApiKeyAuth)
+  .prefix("/api/v3")
+  .annotate(OpenApi.Title, "Customisers and pricing")
+{}

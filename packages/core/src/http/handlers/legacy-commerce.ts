@@ -1,0 +1,139 @@
+import { Effect, Option, Result } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { majorToMinor } from "../../domain/currency.js"
+import { NotFound, ValidationFailed } from "../../domain/errors.js"
+import type { FieldError } from "../../domain/field-error.js"
+import { conversionFault } from "../../domain/orders/currency-fault.js"
+import { legacyOrderToV3 } from "../../domain/orders/legacy-order-to-v3.js"
+import { legacyProductToV3 } from "../../domain/orders/legacy-product-to-v3.js"
+import { v2OrderToV3 } from "../../domain/orders/v2-order-to-v3.js"
+import { Customisers } from "../../services/customisers.js"
+import { Identity } from "../../services/identity.js"
+import { Integrations } from "../../services/integrations.js"
+import { Orders } from "../../services/orders.js"
+import { Products } from "../../services/products.js"
+import { isStorableId } from "../../storage/rows.js"
+import { SigncraftApi } from "../api/index.js"
+import { CurrentPrincipal } from "../middleware/definitions.js"
+import { orRespond } from "../respond.js"
+
+const refused = (errors: ReadonlyArray<FieldError>) => new ValidationFailed({ errors })
+
+/**
+ * The legacy sync's price: `price_breakdown.total` in major units of the Store's currency (the
+ * only total the old body carried), converted exactly to minor units; 0 when it is absent.
+ */
+const legacyPrice = (breakdown: Readonly<Record<string, unknown>>, currency: string): Result.Result<number, FieldError> => {
+  const total = breakdown.total
+  if (total === undefined || total === null) return Result.succeed(0)
+  if (typeof total !== "number" && typeof total !== "string") {
+    return Result.fail({ pointer: "/price_breakdown/total", code: "invalid_type", detail: "Must be a number." })
+  }
+  return Result.mapError(majorToMinor(total, currency), (error) => conversionFault("/price_breakdown/total", error))
+}
+
+const legacyTitle = (productId: string, cart: Readonly<Record<string, unknown>>): string => {
+  const named = cart.title ?? cart.text ?? cart.name
+  return typeof named === "string" && named.trim() !== "" ? named : `Product ${productId}`
+}
+
+/**
+ * The previous generation's commerce writes, translated to the v3 model (domain/orders) and
+ * written through the same services as v3: one write path, the old bodies and statuses kept.
+ */
+export const LegacyCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "legacyCommerce", (handlers) =>
+  Effect.gen(function*() {
+    const customisers = yield* Customisers
+    const identity = yield* Identity
+    const integrations = yield* Integrations
+    const orders = yield* Orders
+    const products = yield* Products
+    return handlers
+      .handle("v2CreateOrder", ({ payload }) =>
+        Effect.gen(function*() {
+          const { storeId } = yield* CurrentPrincipal
+          const designs = yield* products.designsByExternalId(storeId, payload.products.map((p) => p.external_id))
+          const translated = v2OrderToV3(payload, { resolveProductId: (externalId) => designs.get(externalId) })
+          if (Result.isFailure(translated)) return yield* refused(translated.failure)
+          const order = yield* orders.record(storeId, translated.success, {
+            source: "v2",
+            allowedKinds: ["design"],
+            integrationPointer: "/integration_id",
+            lineItemPointer: (index) => `/products/${index}/external_id`
+          })
+          return {
+            order: {
+              order_id: order.id,
+              external_id: payload.external_id,
+              external_order_number: payload.external_order_number,
+              currency: order.currency,
+              shipping_line: payload.shipping_line ?? null,
+              products: payload.products.map(({ external_id, quantity, price }) => ({ external_id, quantity, price }))
+            }
+          }
+        }).pipe(orRespond))
+      .handle("unversionedCreateOrder", ({ payload }) =>
+        Effect.gen(function*() {
+          const { storeId } = yield* CurrentPrincipal
+          const integration = yield* integrations.firstEnabled(storeId)
+          if (Option.isNone(integration)) {
+            return yield* refused([{
+              pointer: "",
+              code: "no_integration",
+              detail: "The Store has no enabled integration to receive orders through."
+            }])
+          }
+          const known = yield* products.byLegacyReference(storeId, payload.products)
+          const translated = legacyOrderToV3(payload, {
+            integrationId: integration.value.id,
+            resolveProductId: (reference) => known.get(reference)
+          })
+          if (Result.isFailure(translated)) return yield* refused(translated.failure)
+          yield* orders.record(storeId, translated.success, {
+            source: "unversioned",
+            allowedKinds: ["product", "design", "legacy"],
+            integrationPointer: "",
+            lineItemPointer: () => "/products"
+          })
+          return { ok: true }
+        }).pipe(orRespond))
+      .handle("unversionedSyncProduct", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const { storeId } = yield* CurrentPrincipal
+          const customiserId = /^\d{1,10}$/.test(params.customiser) ? Number(params.customiser) : Number.NaN
+          if (!isStorableId(customiserId)) return yield* new NotFound({ resource: "customiser" })
+          const customiser = yield* customisers.find(storeId, customiserId)
+          const store = yield* identity.findStore(storeId)
+          const integration = Option.getOrNull(yield* integrations.firstEnabled(storeId))
+          const price = legacyPrice(payload.price_breakdown, store.currency)
+          if (Result.isFailure(price)) return yield* refused([price.failure])
+          const translated = legacyProductToV3(payload, {
+            integrationId: integration?.id ?? 0,
+            title: legacyTitle(payload.product_id, payload.cart),
+            priceAmount: price.success,
+            currency: store.currency
+          })
+          if (Result.isFailure(translated)) return yield* refused(translated.failure)
+          const v3 = translated.success
+          yield* products.syncLegacy(storeId, {
+            kind: "legacy",
+            customiser_id: customiser.id,
+            integration_id: integration?.id ?? null,
+            store_product_id: payload.product_id,
+            title: v3.title,
+            description: null,
+            price_amount: v3.price_amount,
+            compare_price: null,
+            currency: v3.currency,
+            details: {
+              ...(v3.customisations === undefined ? {} : { customisations: v3.customisations }),
+              ...(v3.artwork === undefined ? {} : { artwork: v3.artwork }),
+              legacy: {
+                price_breakdown: payload.price_breakdown,
+                ...(payload.product_type_paths === undefined ? {} : { product_type_paths: payload.product_type_paths })
+              }
+            }
+          })
+          return { ok: true }
+        }).pipe(orRespond))
+  }))

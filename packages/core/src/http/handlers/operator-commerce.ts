@@ -1,0 +1,58 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Identity } from "../../services/identity.js"
+import { Integrations } from "../../services/integrations.js"
+import { Orders } from "../../services/orders.js"
+import { Products } from "../../services/products.js"
+import { SigncraftApi } from "../api/index.js"
+import { orRespond } from "../respond.js"
+
+/** The operator API's integrations and historical imports (imports announce nothing). */
+export const OperatorCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "operatorCommerce", (handlers) =>
+  Effect.gen(function*() {
+    const identity = yield* Identity
+    const integrations = yield* Integrations
+    const orders = yield* Orders
+    const products = yield* Products
+    return handlers
+      .handle("createIntegration", ({ params, payload }) =>
+        Effect.gen(function*() {
+          yield* identity.findStore(params.store_id)
+          return yield* integrations.create(params.store_id, {
+            name: payload.name ?? null,
+            create_product_url: payload.create_product_url,
+            enabled: payload.enabled ?? true
+          })
+        }).pipe(orRespond))
+      .handle("updateIntegration", ({ params, payload }) =>
+        integrations.update(params.integration_id, payload).pipe(orRespond))
+      .handle("importOrders", ({ params, payload }) =>
+        Effect.gen(function*() {
+          yield* identity.findStore(params.store_id)
+          const imported = yield* orders.importMany(
+            params.store_id,
+            payload.orders.map((order) => ({
+              created_at: new Date(order.created_at),
+              total_amount: order.total_amount,
+              currency: order.currency,
+              customer: order.customer ?? null
+            }))
+          )
+          return { imported }
+        }).pipe(orRespond))
+      .handle("importProducts", ({ params, payload }) =>
+        Effect.gen(function*() {
+          yield* identity.findStore(params.store_id)
+          const imported = yield* products.importMany(
+            params.store_id,
+            payload.products.map((product) => ({
+              created_at: new Date(product.created_at),
+              title: product.title,
+              price_amount: product.price_amount,
+              currency: product.currency,
+              legacy: product.legacy === true
+            }))
+          )
+          return { imported }
+        }).pipe(orRespond))
+  }))

@@ -1,0 +1,49 @@
+import { Effect } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { pricingReadV2 } from "../../domain/pricing/content.js"
+import { customiserV2Of } from "../../domain/pricing/customiser.js"
+import { decidePricingPutV2 } from "../../domain/pricing/writes.js"
+import { Customisers, type StoredPricing } from "../../services/customisers.js"
+import { SigncraftApi } from "../api/index.js"
+import { CurrentPrincipal } from "../middleware/definitions.js"
+import { resourceId } from "../resource-id.js"
+import { orRespond } from "../respond.js"
+import { headerOf, pricingDecision } from "./pricing-store.js"
+
+// The v2 list was never paged; it answers every customiser of the Store, as it always did.
+const UNPAGED = 1_000_000
+
+/** Previous generation: customiser reads and pricing GET/PUT in the v2 shape. */
+export const V2CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v2Customisers", (handlers) =>
+  Effect.gen(function*() {
+    const customisers = yield* Customisers
+    const storeId = Effect.gen(function*() {
+      return (yield* CurrentPrincipal).storeId
+    })
+    // Sent unencoded for the same reason as v3: stored values newer than this code are shown as they are.
+    const sendPricing = (stored: StoredPricing) =>
+      HttpServerResponse.jsonUnsafe({ pricing: pricingReadV2(stored.content, headerOf(stored), stored.legacySpellings) })
+
+    return handlers
+      .handle("list", () =>
+        Effect.gen(function*() {
+          const rows = yield* customisers.list(yield* storeId, { limit: UNPAGED, afterId: undefined })
+          return { customisers: rows.map(customiserV2Of) }
+        }))
+      .handle("get", ({ params }) =>
+        Effect.gen(function*() {
+          const id = yield* resourceId(params.customiser, "customiser")
+          return { customiser: customiserV2Of(yield* customisers.find(yield* storeId, id)) }
+        }).pipe(orRespond))
+      .handle("getPricing", ({ params }) =>
+        Effect.gen(function*() {
+          const id = yield* resourceId(params.customiser, "customiser")
+          return sendPricing(yield* customisers.readPricing(yield* storeId, id))
+        }).pipe(orRespond))
+      .handle("putPricing", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const id = yield* resourceId(params.customiser, "customiser")
+          return sendPricing(yield* customisers.writePricing(yield* storeId, id, pricingDecision(decidePricingPutV2, payload)))
+        }).pipe(orRespond))
+  }))

@@ -1,0 +1,86 @@
+import { Effect, Option } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { NotFound } from "../../domain/errors.js"
+import { formatTimestampV2 } from "../../domain/pricing/timestamp.js"
+import { isWebhookTopic, sampleEventPayload } from "../../domain/webhooks/topics.js"
+import { WebhookDeliveries } from "../../services/webhook-deliveries.js"
+import { type SubscriptionRecord, WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
+import { SigncraftApi } from "../api/index.js"
+import { CurrentPrincipal } from "../middleware/definitions.js"
+import { resourceId } from "../resource-id.js"
+import { orRespond } from "../respond.js"
+
+/** A subscription in the v2 shape: secret included, `meta` always carrying `source`. */
+export const webhookV2Of = (record: SubscriptionRecord) => ({
+  webhook_id: record.id,
+  topic: record.topic,
+  url: record.url,
+  status: record.status,
+  secret: record.secret,
+  meta: { ...record.meta, source: record.meta.source ?? null },
+  created_at: formatTimestampV2(record.created_at),
+  updated_at: formatTimestampV2(record.updated_at)
+})
+
+// The v2 list was never paged: it answers every subscription of the Store.
+const UNPAGED = 1_000_000
+
+/** Previous generation: webhooks CRUD and examples, over the same subscriptions as v3. */
+export const V2WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v2Webhooks", (handlers) =>
+  Effect.gen(function*() {
+    const subscriptions = yield* WebhookSubscriptions
+    const deliveries = yield* WebhookDeliveries
+    const storeId = Effect.gen(function*() {
+      return (yield* CurrentPrincipal).storeId
+    })
+    const webhookId = (segment: string) => resourceId(segment, "webhook")
+
+    return handlers
+      .handle("list", () =>
+        Effect.gen(function*() {
+          const rows = yield* subscriptions.list(yield* storeId, { limit: UNPAGED, afterId: undefined })
+          return { webhooks: rows.map(webhookV2Of) }
+        }))
+      .handle("create", ({ payload }) =>
+        Effect.gen(function*() {
+          const created = yield* subscriptions.create(yield* storeId, {
+            topic: payload.topic,
+            url: payload.url,
+            meta: payload.meta ?? {}
+          })
+          return { webhook: webhookV2Of(created) }
+        }).pipe(orRespond))
+      .handle("get", ({ params }) =>
+        Effect.gen(function*() {
+          const id = yield* webhookId(params.webhook_id)
+          return { webhook: webhookV2Of(yield* subscriptions.find(yield* storeId, id)) }
+        }).pipe(orRespond))
+      .handle("replace", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const id = yield* webhookId(params.webhook_id)
+          const updated = yield* subscriptions.update(yield* storeId, id, {
+            topic: payload.topic,
+            url: payload.url,
+            meta: payload.meta ?? {}
+          })
+          return { webhook: webhookV2Of(updated) }
+        }).pipe(orRespond))
+      .handle("delete", ({ params }) =>
+        Effect.gen(function*() {
+          const id = yield* webhookId(params.webhook_id)
+          yield* subscriptions.remove(yield* storeId, id)
+          return { success: true }
+        }).pipe(orRespond))
+      .handle("example", ({ params }) =>
+        Effect.gen(function*() {
+          const topic = params.topic
+          if (!isWebhookTopic(topic)) return yield* new NotFound({ resource: "webhook topic" })
+          const latest = yield* deliveries.latestBody(yield* storeId, topic)
+          // The stored body goes out as it was delivered, byte for byte.
+          return Option.match(latest, {
+            onNone: () => HttpServerResponse.jsonUnsafe(sampleEventPayload(topic)),
+            onSome: (body) => HttpServerResponse.text(body, { contentType: "application/json" })
+          })
+        }).pipe(orRespond))
+  }))

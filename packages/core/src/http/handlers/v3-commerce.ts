@@ -1,0 +1,56 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Customisers } from "../../services/customisers.js"
+import { Integrations } from "../../services/integrations.js"
+import { Orders } from "../../services/orders.js"
+import { Products } from "../../services/products.js"
+import { SigncraftApi } from "../api/index.js"
+import { CurrentPrincipal } from "../middleware/definitions.js"
+import { orRespond } from "../respond.js"
+import { orderView, productView } from "./commerce-views.js"
+import { envelope } from "./envelope.js"
+
+/** `POST /api/v3/customisers/{customiser_id}/products` and `POST /api/v3/orders`. */
+export const V3CommerceHandlers = HttpApiBuilder.group(SigncraftApi, "v3Commerce", (handlers) =>
+  Effect.gen(function*() {
+    const customisers = yield* Customisers
+    const integrations = yield* Integrations
+    const products = yield* Products
+    const orders = yield* Orders
+    return handlers
+      .handle("createProduct", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const { storeId } = yield* CurrentPrincipal
+          const customiser = yield* customisers.find(storeId, params.customiser_id)
+          const integration = yield* integrations.usable(storeId, payload.integration_id, "any", "/integration_id")
+          const product = yield* products.create(storeId, {
+            kind: "product",
+            customiser_id: customiser.id,
+            integration_id: integration.id,
+            store_product_id: payload.store_product_id ?? null,
+            title: payload.title,
+            description: null,
+            price_amount: payload.price_amount,
+            compare_price: null,
+            currency: payload.currency,
+            details: {
+              ...(payload.customisations === undefined ? {} : { customisations: payload.customisations }),
+              ...(payload.artwork === undefined ? {} : { artwork: payload.artwork }),
+              ...(payload.width_cm === undefined ? {} : { width_cm: payload.width_cm }),
+              ...(payload.height_cm === undefined ? {} : { height_cm: payload.height_cm })
+            }
+          })
+          return yield* envelope(productView(product))
+        }).pipe(orRespond))
+      .handle("createOrder", ({ payload }) =>
+        Effect.gen(function*() {
+          const { storeId } = yield* CurrentPrincipal
+          const order = yield* orders.record(storeId, payload, {
+            source: "v3",
+            allowedKinds: ["product", "design"],
+            integrationPointer: "/integration_id",
+            lineItemPointer: (index) => `/line_items/${index}/product_id`
+          })
+          return yield* envelope(orderView(order))
+        }).pipe(orRespond))
+  }))

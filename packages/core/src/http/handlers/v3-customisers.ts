@@ -1,0 +1,80 @@
+import { Effect } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { InvalidParameter } from "../../domain/errors.js"
+import { pricingReadV3 } from "../../domain/pricing/content.js"
+import { customiserV3Of } from "../../domain/pricing/customiser.js"
+import { decidePricingPatchV3, decidePricingPutV3 } from "../../domain/pricing/writes.js"
+import { Customisers } from "../../services/customisers.js"
+import type { Settings } from "../../services/settings.js"
+import { SigncraftApi } from "../api/index.js"
+import { CurrentPrincipal } from "../middleware/definitions.js"
+import { cutPage, parsePageRequest } from "../paging.js"
+import { resourceId } from "../resource-id.js"
+import { orRespond } from "../respond.js"
+import { collectionEnvelope, envelope } from "./envelope.js"
+import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "./pricing-store.js"
+
+// The customiser list has no filters yet; cursors are bound to this (empty) set all the same.
+const LIST_FILTERS = {}
+
+/** v3 customisers and pricing: reads, PUT, merge PATCH and the dry-run validation. */
+export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Customisers", (handlers) =>
+  Effect.gen(function*() {
+    const customisers = yield* Customisers
+    const storeId = Effect.gen(function*() {
+      return (yield* CurrentPrincipal).storeId
+    })
+    const pricingOf = (stored: Parameters<typeof headerOf>[0]) => pricingReadV3(stored.content, headerOf(stored))
+    // Pricing documents go out as stored, unencoded: a stored enum value newer than this code must
+    // be shown, not fail the success schema, and a large document skips a second walk.
+    const sendPricing = <A>(body: Effect.Effect<A, never, Settings>) =>
+      Effect.map(body, (value) => HttpServerResponse.jsonUnsafe(value))
+
+    return handlers
+      .handle("list", ({ query }) =>
+        Effect.gen(function*() {
+          const request = parsePageRequest(query, LIST_FILTERS)
+          if (!request.ok) return yield* new InvalidParameter({ errors: request.errors })
+          const { page } = request
+          const rows = yield* customisers.list(yield* storeId, {
+            limit: page.limit + 1,
+            afterId: page.after === undefined ? undefined : Number(page.after)
+          })
+          const { items, nextCursor } = cutPage(rows, page, (row) => String(row.id), LIST_FILTERS)
+          return yield* collectionEnvelope(items.map(customiserV3Of), nextCursor)
+        }).pipe(orRespond))
+      .handle("get", ({ params }) =>
+        Effect.gen(function*() {
+          const id = yield* resourceId(params.customiser_id, "customiser")
+          return yield* envelope(customiserV3Of(yield* customisers.find(yield* storeId, id)))
+        }).pipe(orRespond))
+      .handle("getPricing", ({ params }) =>
+        Effect.gen(function*() {
+          const id = yield* resourceId(params.customiser_id, "customiser")
+          return yield* sendPricing(envelope(pricingOf(yield* customisers.readPricing(yield* storeId, id))))
+        }).pipe(orRespond))
+      .handle("putPricing", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const id = yield* resourceId(params.customiser_id, "customiser")
+          const saved = yield* customisers.writePricing(yield* storeId, id, pricingDecision(decidePricingPutV3, payload))
+          return yield* sendPricing(envelope(pricingOf(saved)))
+        }).pipe(orRespond))
+      .handle("patchPricing", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const id = yield* resourceId(params.customiser_id, "customiser")
+          const saved = yield* customisers.writePricing(yield* storeId, id, pricingDecision(decidePricingPatchV3, payload))
+          return yield* sendPricing(envelope(pricingOf(saved)))
+        }).pipe(orRespond))
+      .handle("validatePricing", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const id = yield* resourceId(params.customiser_id, "customiser")
+          const stored = yield* customisers.readPricing(yield* storeId, id)
+          const accepted = yield* outcomeToEffect(decidePricingPutV3(payload, currentPricingOf(stored)))
+          return yield* sendPricing(envelope({
+            object: "pricing_validation" as const,
+            valid: true as const,
+            pricing: pricingReadV3(accepted.content, headerOf(stored))
+          }))
+        }).pipe(orRespond))
+  }))

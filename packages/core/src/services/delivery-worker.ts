@@ -1,0 +1,153 @@
+import { Cause, Context, Duration, Effect, Layer, Random } from "effect"
+import { hostname } from "node:os"
+import { randomBase62 } from "../domain/api-key.js"
+import { signatureHeaders } from "../domain/webhooks/signature.js"
+import { retryDelayMs, shouldGiveUp } from "../domain/webhooks/retry-schedule.js"
+import { DeliveryUrlGuard } from "./delivery-url-guard.js"
+import { Settings } from "./settings.js"
+import { type AttemptResult, type ClaimedDelivery, WebhookDeliveries } from "./webhook-deliveries.js"
+import { DELIVERY_TIMEOUT_MS, postDelivery, type SendOutcome } from "./webhook-sender.js"
+
+/** Tuning of the delivery worker; the defaults suit the reference server. */
+export interface DeliveryWorkerOptions {
+  /** How long an idle worker waits before looking for due deliveries again; 200 ms by default. */
+  readonly pollIntervalMs?: number
+  /** Most deliveries one lane claims (and sends concurrently) at once; 100 by default. */
+  readonly batchSize?: number
+  /**
+   * Independent claim-send-record loops; 2 by default. A batch is recorded when its slowest
+   * receiver answers (at most 10 s), so several lanes keep one slow receiver from holding up
+   * everyone else's deliveries.
+   */
+  readonly lanes?: number
+  /**
+   * How long a claim keeps other workers away. It must outlast one attempt (10 s timeout) and its
+   * recording; a worker that dies holding claims delays them by at most this. 30 s by default.
+   */
+  readonly leaseMs?: number
+  /** Receives one line per failed pass (the worker keeps going); discarded by default. */
+  readonly log?: (line: Readonly<Record<string, string | number>>) => void
+  /** Told of every recorded attempt (benchmarks measure delivery delay with it). */
+  readonly onAttempt?: (claim: ClaimedDelivery, result: AttemptResult) => void
+}
+
+/**
+ * The `x-webhook-id` of an event's deliveries: the same on every attempt, retry and redelivery,
+ * and on every channel the event goes out on (subscriptions and the integration's create-product
+ * call alike), so a receiver deduplicates on it wherever the event reached it.
+ */
+export const webhookIdOf = (eventId: number): string => `evt_${eventId}`
+
+const USER_AGENT = "signcraft-webhooks/1"
+
+/**
+ * Sends due webhook deliveries: claims a batch, POSTs each signed body concurrently, records
+ * every attempt and schedules retries (domain/webhooks/retry-schedule.ts). Any number of workers
+ * may run, in one process or in several sharing a PostgreSQL; a claim is never sent twice at once.
+ */
+export class DeliveryWorker extends Context.Service<DeliveryWorker, {
+  /** One pass: claims and sends up to a batch of due deliveries; answers how many it sent. */
+  readonly runOnce: Effect.Effect<number>
+  /** Runs the lanes forever, each waiting the poll interval whenever a pass finds less than a full batch. */
+  readonly run: Effect.Effect<never>
+  /** This worker's name in claims (`claimed_by`). */
+  readonly workerId: string
+}>()("signcraft/DeliveryWorker") {
+  /** A worker with the given tuning. */
+  static readonly layerWith = (options: DeliveryWorkerOptions = {}) =>
+    Layer.effect(
+      DeliveryWorker,
+      Effect.gen(function*() {
+        const settings = yield* Settings
+        const guard = yield* DeliveryUrlGuard
+        const deliveries = yield* WebhookDeliveries
+        const batchSize = options.batchSize ?? 100
+        const lanes = Math.max(1, options.lanes ?? 2)
+        const leaseMs = options.leaseMs ?? 30_000
+        const pollInterval = Duration.millis(options.pollIntervalMs ?? 200)
+        const log = options.log ?? (() => {})
+        const workerId = `${hostname()}:${process.pid}:${randomBase62(8)}`
+
+        const send = (claim: ClaimedDelivery): Effect.Effect<SendOutcome> =>
+          Effect.gen(function*() {
+            const checked = yield* Effect.result(guard.check(claim.url))
+            if (checked._tag === "Failure") return { _tag: "Failed", error: `url refused: ${checked.failure.detail}` } as const
+            const headers = {
+              "content-type": "application/json",
+              "user-agent": USER_AGENT,
+              "x-webhook-id": webhookIdOf(claim.eventId),
+              "x-webhook-topic": claim.topic,
+              ...signatureHeaders(claim.secret, claim.body, new Date())
+            }
+            return yield* postDelivery(checked.success, claim.body, headers, {
+              timeoutMs: DELIVERY_TIMEOUT_MS,
+              lookup: guard.lookup
+            })
+          })
+
+        const attempt = (claim: ClaimedDelivery) =>
+          Effect.gen(function*() {
+            const startedAt = new Date()
+            const started = performance.now()
+            const outcome = yield* send(claim)
+            const durationMs = performance.now() - started
+            const ok = outcome._tag === "Answered" && outcome.status >= 200 && outcome.status < 300
+            const random = yield* Random.next
+            const result: AttemptResult = {
+              startedAt,
+              durationMs,
+              responseStatus: outcome._tag === "Answered" ? outcome.status : null,
+              error: ok ? null : outcome._tag === "Answered" ? `HTTP ${outcome.status}` : outcome.error,
+              next: ok
+                ? { _tag: "Delivered" }
+                : shouldGiveUp(claim.attempt, claim.firstAttemptAt, new Date())
+                ? { _tag: "GiveUp" }
+                : { _tag: "Retry", delayMs: retryDelayMs(claim.attempt, settings.webhookRetryBaseMs, random) }
+            }
+            return { claim, result }
+          })
+
+        // A claimed batch is finished even when the worker is asked to stop: every attempt is
+        // bounded by the 10 s timeout, and abandoning it would delay it by a whole lease.
+        const runOnce = Effect.uninterruptible(
+          Effect.gen(function*() {
+            const claims = yield* deliveries.claimDue(workerId, batchSize, leaseMs)
+            const results = yield* Effect.forEach(claims, attempt, { concurrency: "unbounded" })
+            yield* deliveries.record(workerId, results)
+            for (const { claim, result } of results) options.onAttempt?.(claim, result)
+            return claims.length
+          })
+        ).pipe(
+          Effect.catchCause((cause) =>
+            Effect.sync(() => {
+              log({ level: "error", message: `webhook delivery pass failed: ${Cause.pretty(cause)}` })
+              return 0
+            })
+          )
+        )
+
+        const lane = Effect.gen(function*() {
+          const sent = yield* runOnce
+          if (sent < batchSize) yield* Effect.sleep(pollInterval)
+        }).pipe(Effect.forever)
+        const run = Effect.forEach(Array.from({ length: lanes }, () => lane), (loop) => loop, {
+          concurrency: "unbounded",
+          discard: true
+        }).pipe(Effect.andThen(Effect.never))
+
+        return DeliveryWorker.of({ runOnce, run, workerId })
+      })
+    )
+}
+
+/**
+ * Runs a delivery worker for as long as the layer lives: closing the layer stops it after the
+ * batch in hand. Needs the services of `layerServices` (database, settings).
+ */
+export const layerDeliveryLoop = (options: DeliveryWorkerOptions = {}) =>
+  Layer.effectDiscard(
+    Effect.gen(function*() {
+      const worker = yield* DeliveryWorker
+      yield* Effect.forkScoped(worker.run)
+    })
+  ).pipe(Layer.provide(DeliveryWorker.layerWith(options)))

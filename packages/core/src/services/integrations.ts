@@ -1,0 +1,126 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { randomBase62 } from "../domain/api-key.js"
+import { NotFound, ValidationFailed } from "../domain/errors.js"
+import type { FieldError } from "../domain/field-error.js"
+import { isStorableId, singleRow } from "../storage/rows.js"
+import { DeliveryUrlGuard } from "./delivery-url-guard.js"
+
+/** A custom integration of a Store: where finished designs are announced, and with which secret. */
+export interface IntegrationRecord {
+  readonly id: number
+  readonly store_id: number
+  readonly name: string | null
+  readonly create_product_url: string
+  readonly enabled: boolean
+  readonly signing_secret: string
+  readonly created_at: string
+}
+
+/** How a request may use an integration it names: whatever its state, or only while enabled. */
+export type IntegrationUse = "any" | "enabled"
+
+interface IntegrationRow extends Omit<IntegrationRecord, "id" | "store_id"> {
+  readonly id: number | string
+  readonly store_id: number | string
+}
+
+const toRecord = (row: IntegrationRow): IntegrationRecord => ({ ...row, id: Number(row.id), store_id: Number(row.store_id) })
+
+/** A fresh signing secret: `whsec_` and 32 base62 characters (190 bits). */
+export const newSigningSecret = (): string => `whsec_${randomBase62(32)}`
+
+/** Integrations, always confined to one Store except for the operator's update by id. */
+export class Integrations extends Context.Service<Integrations, {
+  readonly create: (storeId: number, input: {
+    readonly name: string | null
+    readonly create_product_url: string
+    readonly enabled: boolean
+  }) => Effect.Effect<IntegrationRecord, ValidationFailed>
+  readonly update: (id: number, patch: {
+    readonly enabled?: boolean
+    readonly create_product_url?: string
+  }) => Effect.Effect<IntegrationRecord, NotFound | ValidationFailed>
+  /**
+   * The integration a request names by id, checked for the Store (and, with `enabled`, for being
+   * enabled); a fault at `pointer` otherwise. Another Store's integration is reported as unknown.
+   */
+  readonly usable: (
+    storeId: number,
+    id: number,
+    use: IntegrationUse,
+    pointer: string
+  ) => Effect.Effect<IntegrationRecord, ValidationFailed>
+  /** The Store's first enabled integration (lowest id), for requests that name none. */
+  readonly firstEnabled: (storeId: number) => Effect.Effect<Option.Option<IntegrationRecord>>
+}>()("signcraft/Integrations") {
+  static readonly layer = Layer.effect(
+    Integrations,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const guard = yield* DeliveryUrlGuard
+      const columns = sql.unsafe(`id, store_id, name, create_product_url, enabled, signing_secret,
+        to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at`)
+
+      // The webhook subscriptions' rule: in production the name must resolve to public addresses only.
+      const checkUrl = (raw: string) =>
+        guard.check(raw).pipe(
+          Effect.asVoid,
+          Effect.mapError((fault) =>
+            new ValidationFailed({ errors: [{ pointer: "/create_product_url", code: fault.code, detail: fault.detail }] })
+          )
+        )
+
+      const byId = (id: number) =>
+        !isStorableId(id) ? Effect.succeed(Option.none<IntegrationRecord>()) : sql<IntegrationRow>`
+          SELECT ${columns} FROM integrations WHERE id = ${id}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toRecord)),
+          Effect.orDie
+        )
+
+      const unusable = (pointer: string, code: string, detail: string) =>
+        new ValidationFailed({ errors: [{ pointer, code, detail } satisfies FieldError] })
+
+      return Integrations.of({
+        create: (storeId, input) =>
+          Effect.gen(function*() {
+            yield* checkUrl(input.create_product_url)
+            const rows = yield* sql<IntegrationRow>`
+              INSERT INTO integrations ${sql.insert({ store_id: storeId, ...input, signing_secret: newSigningSecret() })}
+              RETURNING ${columns}`
+            return toRecord(yield* singleRow(rows))
+          }).pipe(Effect.catchTag("SqlError", Effect.die)),
+        update: (id, patch) =>
+          Effect.gen(function*() {
+            if (patch.create_product_url !== undefined) yield* checkUrl(patch.create_product_url)
+            const current = yield* byId(id)
+            if (Option.isNone(current)) return yield* new NotFound({ resource: "integration" })
+            const rows = yield* sql<IntegrationRow>`
+              UPDATE integrations SET
+                enabled = ${patch.enabled ?? current.value.enabled},
+                create_product_url = ${patch.create_product_url ?? current.value.create_product_url},
+                updated_at = now()
+              WHERE id = ${id} RETURNING ${columns}`
+            return toRecord(yield* singleRow(rows))
+          }).pipe(Effect.catchTag("SqlError", Effect.die)),
+        usable: (storeId, id, use, pointer) =>
+          Effect.gen(function*() {
+            const found = yield* byId(id)
+            if (Option.isNone(found) || found.value.store_id !== storeId) {
+              return yield* unusable(pointer, "unknown_integration", "No integration of this Store has this id.")
+            }
+            if (use === "enabled" && !found.value.enabled) {
+              return yield* unusable(pointer, "integration_disabled", "This integration is disabled; enable it first.")
+            }
+            return found.value
+          }),
+        firstEnabled: (storeId) =>
+          sql<IntegrationRow>`
+            SELECT ${columns} FROM integrations WHERE store_id = ${storeId} AND enabled ORDER BY id LIMIT 1`.pipe(
+            Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toRecord)),
+            Effect.orDie
+          )
+      })
+    })
+  )
+}

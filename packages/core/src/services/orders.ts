@@ -1,0 +1,268 @@
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { ValidationFailed } from "../domain/errors.js"
+import type { FieldError } from "../domain/field-error.js"
+import type { V3Address, V3Customer, V3OrderRequest } from "../domain/orders/v3-order.js"
+import { type AddressRecord, orderCreatedPayload, type OrderRecord } from "../domain/orders/webhook-payloads.js"
+import { singleRow } from "../storage/rows.js"
+import { Integrations } from "./integrations.js"
+import { Outbox } from "./outbox.js"
+import { type ProductKind, Products, type StoredProduct, toProductRecord } from "./products.js"
+
+/** The generation an order was written through (`import`: the operator's historical import). */
+export type OrderSource = "v3" | "v2" | "unversioned" | "import"
+
+/** One line of a stored order: the product, how many, and the price captured from the product. */
+export interface StoredLineItem {
+  readonly product_id: number
+  readonly quantity: number
+  /** Minor units, the product's `price_amount` when the order was accepted. */
+  readonly unit_price_amount: number
+  readonly currency: string
+  readonly title: string
+}
+
+/** An order as stored, in the v3 model whatever generation wrote it. */
+export interface StoredOrder {
+  readonly id: number
+  readonly store_id: number
+  readonly source: OrderSource
+  readonly integration_id: number | null
+  readonly status: "received"
+  readonly store_order_id: string | null
+  readonly store_order_number: string | null
+  readonly total_amount: number
+  readonly app_total: number
+  readonly currency: string
+  readonly shipping_method: string | null
+  readonly customer: V3Customer | null
+  readonly billing_address: V3Address | null
+  readonly shipping_address: V3Address | null
+  readonly line_items: ReadonlyArray<StoredLineItem>
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+/** How one generation's order write is checked and where its faults point. */
+export interface OrderWriteOptions {
+  readonly source: Exclude<OrderSource, "import">
+  /** Which product kinds line items may reference (v3 and v2: modern products only). */
+  readonly allowedKinds: ReadonlyArray<ProductKind>
+  /** Pointer of the integration in this generation's body. */
+  readonly integrationPointer: string
+  /** Pointer of line item `index`'s product reference in this generation's body. */
+  readonly lineItemPointer: (index: number) => string
+}
+
+/** One historical order of an operator import; `currency` is stored exactly as given. */
+export interface ImportedOrder {
+  readonly created_at: Date
+  readonly total_amount: number
+  readonly currency: string
+  readonly customer: V3Customer | null
+}
+
+type SqlInt = number | bigint | string
+type Json<A> = A | string
+
+interface OrderRow {
+  readonly id: SqlInt
+  readonly store_id: SqlInt
+  readonly source: OrderSource
+  readonly integration_id: SqlInt | null
+  readonly store_order_id: string | null
+  readonly store_order_number: string | null
+  readonly total_amount: SqlInt
+  readonly app_total: SqlInt
+  readonly currency: string
+  readonly shipping_method: string | null
+  readonly customer: Json<V3Customer> | null
+  readonly billing_address: Json<V3Address> | null
+  readonly shipping_address: Json<V3Address> | null
+  readonly line_items: Json<ReadonlyArray<StoredLineItem>>
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+const parsed = <A>(value: Json<A>): A => (typeof value === "string" ? (JSON.parse(value) as A) : value)
+const parsedOrNull = <A>(value: Json<A> | null): A | null => (value === null ? null : parsed(value))
+
+const toStored = (row: OrderRow): StoredOrder => ({
+  id: Number(row.id),
+  store_id: Number(row.store_id),
+  source: row.source,
+  integration_id: row.integration_id === null ? null : Number(row.integration_id),
+  status: "received",
+  store_order_id: row.store_order_id,
+  store_order_number: row.store_order_number,
+  total_amount: Number(row.total_amount),
+  app_total: Number(row.app_total),
+  currency: row.currency,
+  shipping_method: row.shipping_method,
+  customer: parsedOrNull(row.customer),
+  billing_address: parsedOrNull(row.billing_address),
+  shipping_address: parsedOrNull(row.shipping_address),
+  line_items: parsed(row.line_items),
+  created_at: row.created_at,
+  updated_at: row.updated_at
+})
+
+const toAddressRecord = (address: V3Address | null): AddressRecord | null =>
+  address === null ? null : {
+    firstName: address.first_name ?? null,
+    lastName: address.last_name ?? null,
+    company: address.company ?? null,
+    address1: address.address_1 ?? null,
+    address2: address.address_2 ?? null,
+    city: address.city ?? null,
+    province: address.province ?? null,
+    postcode: address.postcode ?? null,
+    country: address.country ?? null,
+    phone: address.phone ?? null,
+    email: address.email ?? null
+  }
+
+/** A stored order and its products as the `order:created` payload builder sees them. */
+export const toOrderRecord = (order: StoredOrder, products: ReadonlyArray<StoredProduct>): OrderRecord => {
+  const byId = new Map(products.map((product) => [product.id, product]))
+  return {
+    id: order.id,
+    orderNumber: order.id,
+    storeOrderId: order.store_order_id,
+    storeOrderNumber: order.store_order_number,
+    totalAmount: order.total_amount,
+    appTotal: order.app_total,
+    currency: order.currency,
+    shippingMethod: order.shipping_method,
+    billingAddress: toAddressRecord(order.billing_address),
+    shippingAddress: toAddressRecord(order.shipping_address),
+    customer: order.customer === null ? null : {
+      firstName: order.customer.first_name ?? null,
+      lastName: order.customer.last_name ?? null,
+      phone: order.customer.phone ?? null,
+      email: order.customer.email ?? null,
+      externalId: null
+    },
+    products: order.line_items.flatMap((item) => {
+      const product = byId.get(item.product_id)
+      return product === undefined ? [] : [toProductRecord(product)]
+    }),
+    createdAt: order.created_at,
+    updatedAt: order.updated_at
+  }
+}
+
+const IMPORT_BATCH = 1000
+
+/**
+ * Orders of every generation through one write path: the v3 model, the integration checked,
+ * every line item resolved to a product of the Store with its price captured, and
+ * `order:created` queued in the same transaction.
+ */
+export class Orders extends Context.Service<Orders, {
+  readonly record: (
+    storeId: number,
+    request: V3OrderRequest,
+    options: OrderWriteOptions
+  ) => Effect.Effect<StoredOrder, ValidationFailed>
+  /** Inserts historical orders in batches; announces nothing. */
+  readonly importMany: (storeId: number, orders: ReadonlyArray<ImportedOrder>) => Effect.Effect<number>
+}>()("signcraft/Orders") {
+  static readonly layer = Layer.effect(
+    Orders,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const integrations = yield* Integrations
+      const products = yield* Products
+      const outbox = yield* Outbox
+      const columns = sql.unsafe(`id, store_id, source, integration_id, store_order_id, store_order_number,
+        total_amount, app_total, currency, shipping_method, customer, billing_address, shipping_address,
+        line_items, created_at, updated_at`)
+
+      const storeCurrency = (storeId: number) =>
+        sql<{ currency: string }>`SELECT currency FROM stores WHERE id = ${storeId}`.pipe(
+          Effect.flatMap(singleRow),
+          Effect.map((row) => row.currency),
+          Effect.orDie
+        )
+
+      const record = (storeId: number, request: V3OrderRequest, options: OrderWriteOptions) =>
+        Effect.gen(function*() {
+          const integration = yield* integrations.usable(storeId, request.integration_id, "enabled", options.integrationPointer)
+          const currency = request.currency ?? (yield* storeCurrency(storeId))
+          const requested = request.line_items ?? []
+          const found = yield* products.inStore(storeId, requested.map((item) => item.product_id))
+          const byId = new Map(found.map((product) => [product.id, product]))
+          const faults: Array<FieldError> = []
+          const lineItems: Array<StoredLineItem> = []
+          requested.forEach((item, index) => {
+            const product = byId.get(item.product_id)
+            if (product === undefined || !options.allowedKinds.includes(product.kind)) {
+              faults.push({
+                pointer: options.lineItemPointer(index),
+                code: "unknown_product",
+                detail: "No product of this Store has this id."
+              })
+            } else if (product.currency !== currency) {
+              faults.push({
+                pointer: options.lineItemPointer(index),
+                code: "currency_mismatch",
+                detail: `The product is priced in ${product.currency}; the order is in ${currency}.`
+              })
+            } else {
+              lineItems.push({
+                product_id: product.id,
+                quantity: item.quantity,
+                unit_price_amount: product.price_amount,
+                currency: product.currency,
+                title: product.title
+              })
+            }
+          })
+          if (faults.length > 0) return yield* new ValidationFailed({ errors: faults })
+          const appTotal = lineItems.reduce((sum, item) => sum + item.unit_price_amount * item.quantity, 0)
+          const rows = yield* sql<OrderRow>`
+            INSERT INTO orders ${sql.insert({
+              store_id: storeId,
+              source: options.source,
+              integration_id: integration.id,
+              store_order_id: request.store_order_id ?? null,
+              store_order_number: request.store_order_number ?? null,
+              total_amount: request.total_amount,
+              app_total: appTotal,
+              currency,
+              shipping_method: request.shipping_method ?? null,
+              customer: request.customer === undefined ? null : JSON.stringify(request.customer),
+              billing_address: request.billing_address === undefined ? null : JSON.stringify(request.billing_address),
+              shipping_address: request.shipping_address === undefined ? null : JSON.stringify(request.shipping_address),
+              line_items: JSON.stringify(lineItems)
+            })}
+            RETURNING ${columns}`.pipe(Effect.orDie)
+          const order = toStored(yield* singleRow(rows))
+          yield* outbox.enqueue(storeId, "order:created", orderCreatedPayload(toOrderRecord(order, found)))
+          return order
+        }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+
+      return Orders.of({
+        record,
+        importMany: (storeId, orders) =>
+          Effect.gen(function*() {
+            for (let start = 0; start < orders.length; start += IMPORT_BATCH) {
+              const batch = orders.slice(start, start + IMPORT_BATCH).map((o) => ({
+                store_id: storeId,
+                source: "import",
+                total_amount: o.total_amount,
+                currency: o.currency,
+                customer: o.customer === null ? null : JSON.stringify(o.customer),
+                created_at: o.created_at,
+                updated_at: o.created_at
+              }))
+              const [first, ...rest] = batch
+              if (first !== undefined) yield* sql`INSERT INTO orders ${sql.insert([first, ...rest])}`
+            }
+            return orders.length
+          }).pipe(sql.withTransaction, Effect.orDie)
+      })
+    })
+  )
+}

@@ -1,0 +1,241 @@
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import type { ProductRecord, UploadRecord } from "../domain/orders/webhook-payloads.js"
+import type { V3Artwork, V3Customisation } from "../domain/orders/v3-product.js"
+import { isStorableId, singleRow } from "../storage/rows.js"
+
+/**
+ * Where a product row came from: a v3 write or import (`product`), a shopper's finished design
+ * (`design`, announced to the integration), or an unversioned product-cache row (`legacy`:
+ * kept for the previous generation, never counted by analytics, never referable from v3).
+ */
+export type ProductKind = "product" | "design" | "legacy"
+
+/** What a product carries beyond its columns (kept whole in one jsonb document). */
+export interface ProductDetails {
+  readonly customisations?: ReadonlyArray<V3Customisation>
+  readonly artwork?: V3Artwork
+  readonly width_cm?: number
+  readonly height_cm?: number
+  readonly product_image_url?: string
+  readonly description_html?: string
+  /** Unversioned product sync fields with no v3 counterpart, kept as received. */
+  readonly legacy?: Readonly<Record<string, unknown>>
+}
+
+/** The fields of a new product. */
+export interface NewProduct {
+  readonly kind: ProductKind
+  readonly customiser_id: number | null
+  readonly integration_id: number | null
+  readonly store_product_id: string | null
+  readonly title: string
+  readonly description: string | null
+  readonly price_amount: number
+  readonly compare_price: number | null
+  readonly currency: string
+  readonly details: ProductDetails
+}
+
+/** A product as stored. */
+export interface StoredProduct extends NewProduct {
+  readonly id: number
+  readonly store_id: number
+  readonly external_id: string | null
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+/** One historical product of an operator import. */
+export interface ImportedProduct {
+  readonly created_at: Date
+  readonly title: string
+  readonly price_amount: number
+  readonly currency: string
+  readonly legacy: boolean
+}
+
+type SqlInt = number | bigint | string
+
+interface ProductRow {
+  readonly id: SqlInt
+  readonly store_id: SqlInt
+  readonly kind: ProductKind
+  readonly customiser_id: SqlInt | null
+  readonly integration_id: SqlInt | null
+  readonly store_product_id: string | null
+  readonly external_id: string | null
+  readonly title: string
+  readonly description: string | null
+  readonly price_amount: SqlInt
+  readonly compare_price: SqlInt | null
+  readonly currency: string
+  readonly details: ProductDetails | string
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+const nullableNumber = (value: SqlInt | null): number | null => (value === null ? null : Number(value))
+
+const toStored = (row: ProductRow): StoredProduct => ({
+  id: Number(row.id),
+  store_id: Number(row.store_id),
+  kind: row.kind,
+  customiser_id: nullableNumber(row.customiser_id),
+  integration_id: nullableNumber(row.integration_id),
+  store_product_id: row.store_product_id,
+  external_id: row.external_id,
+  title: row.title,
+  description: row.description,
+  price_amount: Number(row.price_amount),
+  compare_price: nullableNumber(row.compare_price),
+  currency: row.currency,
+  details: typeof row.details === "string" ? (JSON.parse(row.details) as ProductDetails) : row.details,
+  created_at: row.created_at,
+  updated_at: row.updated_at
+})
+
+const uploadPath = (url: string): string => (URL.canParse(url) ? new URL(url).pathname : url)
+
+/** A stored product as the webhook payload builders see it. */
+export const toProductRecord = (product: StoredProduct): ProductRecord => {
+  const image = product.details.product_image_url ?? product.details.artwork?.preview_image_url ?? ""
+  const uploads: ReadonlyArray<UploadRecord> = image === ""
+    ? []
+    : [{ url: image, type: "product_image", path: uploadPath(image) }]
+  return {
+    id: product.id,
+    title: product.title,
+    description: product.description,
+    descriptionHtml: product.details.description_html ?? null,
+    externalId: product.external_id,
+    externalData: {},
+    price: product.price_amount,
+    comparePrice: product.compare_price,
+    customiserId: product.customiser_id ?? 0,
+    logoUploadId: null,
+    productImageUrl: image,
+    uploads,
+    createdAt: product.created_at,
+    updatedAt: product.updated_at
+  }
+}
+
+const IMPORT_BATCH = 1000
+
+/** Products of every generation, always confined to one Store. */
+export class Products extends Context.Service<Products, {
+  /** Inserts a product; runs in the caller's transaction when there is one. */
+  readonly create: (storeId: number, product: NewProduct) => Effect.Effect<StoredProduct>
+  /**
+   * The unversioned product sync: replaces the Store's legacy cache row with the same
+   * `store_product_id`, or inserts one.
+   */
+  readonly syncLegacy: (storeId: number, product: NewProduct) => Effect.Effect<StoredProduct>
+  /** Records the `external_id` the integrator answered for a design. */
+  readonly setExternalId: (productId: number, externalId: string) => Effect.Effect<StoredProduct>
+  /** The Store's products among `ids` (others, and other Stores', are simply absent). */
+  readonly inStore: (storeId: number, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<StoredProduct>>
+  /** Design ids by the `external_id` returned for their `product:created`; the newest wins a tie. */
+  readonly designsByExternalId: (storeId: number, externalIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, number>>
+  /**
+   * Ids for the unversioned order's product references: a design's `external_id`, else any
+   * product's `store_product_id` (the legacy sync's `product_id` included); the newest wins a tie.
+   */
+  readonly byLegacyReference: (storeId: number, references: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, number>>
+  /** Inserts historical products in batches; announces nothing. */
+  readonly importMany: (storeId: number, products: ReadonlyArray<ImportedProduct>) => Effect.Effect<number>
+}>()("signcraft/Products") {
+  static readonly layer = Layer.effect(
+    Products,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const columns = sql.unsafe(`id, store_id, kind, customiser_id, integration_id, store_product_id, external_id,
+        title, description, price_amount, compare_price, currency, details, created_at, updated_at`)
+
+      return Products.of({
+        create: (storeId, product) =>
+          sql<ProductRow>`
+            INSERT INTO products ${sql.insert({ store_id: storeId, ...product, details: JSON.stringify(product.details) })}
+            RETURNING ${columns}`.pipe(Effect.flatMap(singleRow), Effect.map(toStored), Effect.orDie),
+        syncLegacy: (storeId, product) =>
+          Effect.gen(function*() {
+            const updated = yield* sql<ProductRow>`
+              UPDATE products SET customiser_id = ${product.customiser_id}, integration_id = ${product.integration_id},
+                title = ${product.title}, price_amount = ${product.price_amount}, currency = ${product.currency},
+                details = ${JSON.stringify(product.details)}, updated_at = now()
+              WHERE store_id = ${storeId} AND kind = 'legacy' AND store_product_id = ${product.store_product_id}
+              RETURNING ${columns}`
+            const row = updated[0] ?? (yield* singleRow(yield* sql<ProductRow>`
+              INSERT INTO products ${sql.insert({ store_id: storeId, ...product, details: JSON.stringify(product.details) })}
+              RETURNING ${columns}`))
+            return toStored(row)
+          }).pipe(sql.withTransaction, Effect.orDie),
+        setExternalId: (productId, externalId) =>
+          sql<ProductRow>`
+            UPDATE products SET external_id = ${externalId}, updated_at = now() WHERE id = ${productId}
+            RETURNING ${columns}`.pipe(Effect.flatMap(singleRow), Effect.map(toStored), Effect.orDie),
+        inStore: (storeId, ids) => {
+          const wanted = [...new Set(ids.filter(isStorableId))]
+          if (wanted.length === 0) return Effect.succeed([])
+          return sql<ProductRow>`
+            SELECT ${columns} FROM products WHERE store_id = ${storeId} AND id IN ${sql.in(wanted)}`.pipe(
+            Effect.map((rows) => rows.map(toStored)),
+            Effect.orDie
+          )
+        },
+        designsByExternalId: (storeId, externalIds) => {
+          const wanted = [...new Set(externalIds)]
+          if (wanted.length === 0) return Effect.succeed(new Map())
+          return sql<{ id: SqlInt; external_id: string }>`
+            SELECT id, external_id FROM products
+            WHERE store_id = ${storeId} AND kind = 'design' AND external_id IN ${sql.in(wanted)}
+            ORDER BY id`.pipe(
+            Effect.map((rows) => new Map(rows.map((row) => [row.external_id, Number(row.id)]))),
+            Effect.orDie
+          )
+        },
+        byLegacyReference: (storeId, references) => {
+          const wanted = [...new Set(references)]
+          if (wanted.length === 0) return Effect.succeed(new Map())
+          return sql<{ id: SqlInt; external_id: string | null; store_product_id: string | null; kind: ProductKind }>`
+            SELECT id, external_id, store_product_id, kind FROM products
+            WHERE store_id = ${storeId}
+              AND (external_id IN ${sql.in(wanted)} OR store_product_id IN ${sql.in(wanted)})
+            ORDER BY id`.pipe(
+            Effect.map((rows) => {
+              const byStoreId = new Map<string, number>()
+              const byExternal = new Map<string, number>()
+              for (const row of rows) {
+                if (row.store_product_id !== null) byStoreId.set(row.store_product_id, Number(row.id))
+                if (row.kind === "design" && row.external_id !== null) byExternal.set(row.external_id, Number(row.id))
+              }
+              return new Map(wanted.flatMap((ref) => {
+                const id = byExternal.get(ref) ?? byStoreId.get(ref)
+                return id === undefined ? [] : [[ref, id] as const]
+              }))
+            }),
+            Effect.orDie
+          )
+        },
+        importMany: (storeId, products) =>
+          Effect.gen(function*() {
+            for (let start = 0; start < products.length; start += IMPORT_BATCH) {
+              const batch = products.slice(start, start + IMPORT_BATCH).map((p) => ({
+                store_id: storeId,
+                kind: p.legacy ? "legacy" : "product",
+                title: p.title,
+                price_amount: p.price_amount,
+                currency: p.currency,
+                created_at: p.created_at,
+                updated_at: p.created_at
+              }))
+              const [first, ...rest] = batch
+              if (first !== undefined) yield* sql`INSERT INTO products ${sql.insert([first, ...rest])}`
+            }
+            return products.length
+          }).pipe(sql.withTransaction, Effect.orDie)
+      })
+    })
+  )
+}

@@ -1,0 +1,111 @@
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import type { CustomiserRecord } from "./customisers.js"
+import { type FormResponse, formSubmittedPayload } from "../domain/webhooks/form-submission.js"
+import { singleRow } from "../storage/rows.js"
+import { Outbox } from "./outbox.js"
+
+/** A stored form submission, read as a v3 quote. */
+export interface QuoteRecord {
+  readonly id: number
+  readonly store_id: number
+  readonly customiser_id: number
+  readonly form_id: number
+  readonly submission_number: number
+  readonly responses: ReadonlyArray<FormResponse>
+  readonly created_at: string
+}
+
+/** What a shopper submitted. */
+export interface FormSubmission {
+  /** The form's id; absent means the customiser's built-in form. */
+  readonly formId?: number | undefined
+  readonly responses: ReadonlyArray<FormResponse>
+}
+
+interface Row extends Omit<QuoteRecord, "id" | "store_id" | "customiser_id" | "form_id" | "submission_number" | "responses"> {
+  readonly id: number | string
+  readonly store_id: number | string
+  readonly customiser_id: number | string
+  readonly form_id: number | string
+  readonly submission_number: number | string
+  readonly responses: ReadonlyArray<FormResponse> | string
+  readonly created_ms: number | string
+}
+
+const toRecord = (row: Row): QuoteRecord => ({
+  id: Number(row.id),
+  store_id: Number(row.store_id),
+  customiser_id: Number(row.customiser_id),
+  form_id: Number(row.form_id),
+  submission_number: Number(row.submission_number),
+  responses: typeof row.responses === "string" ? (JSON.parse(row.responses) as Array<FormResponse>) : row.responses,
+  created_at: row.created_at
+})
+
+/** Quotes (form submissions), numbered per Store, each announced as `form:submitted`. */
+export class Quotes extends Context.Service<Quotes, {
+  /**
+   * Stores a submission to a customiser's form and queues `form:submitted` in the same
+   * transaction: the quote and its event commit together.
+   */
+  readonly submit: (customiser: CustomiserRecord, submission: FormSubmission) => Effect.Effect<QuoteRecord>
+  /** One page of a Store's quotes in id order after `afterId`; fetches `limit` rows. */
+  readonly list: (
+    storeId: number,
+    page: { readonly limit: number; readonly afterId: number | undefined }
+  ) => Effect.Effect<ReadonlyArray<QuoteRecord>>
+}>()("signcraft/Quotes") {
+  static readonly layer = Layer.effect(
+    Quotes,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const outbox = yield* Outbox
+      const columns = sql.unsafe(`
+        id, store_id, customiser_id, form_id, submission_number, responses,
+        to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
+        (extract(epoch FROM created_at) * 1000)::float8 AS created_ms`)
+      return Quotes.of({
+        submit: (customiser, submission) =>
+          sql.withTransaction(
+            Effect.gen(function*() {
+              const counter = yield* sql<{ last_number: number | string }>`
+                INSERT INTO quote_counters (store_id, last_number) VALUES (${customiser.store_id}, 1)
+                ON CONFLICT (store_id) DO UPDATE SET last_number = quote_counters.last_number + 1
+                RETURNING last_number`
+              const submissionNumber = Number((yield* singleRow(counter)).last_number)
+              const rows = yield* sql<Row>`
+                INSERT INTO quotes ${sql.insert({
+                  store_id: customiser.store_id,
+                  customiser_id: customiser.id,
+                  form_id: submission.formId ?? customiser.id,
+                  submission_number: submissionNumber,
+                  responses: JSON.stringify(submission.responses)
+                })}
+                RETURNING ${columns}`
+              const row = yield* singleRow(rows)
+              const quote = toRecord(row)
+              yield* outbox.enqueue(customiser.store_id, "form:submitted", formSubmittedPayload({
+                submissionNumber,
+                formId: quote.form_id,
+                customiser: {
+                  id: customiser.id,
+                  name: customiser.name,
+                  createdAt: new Date(customiser.created_at),
+                  updatedAt: new Date(customiser.updated_at)
+                },
+                responses: quote.responses,
+                createdAt: new Date(Number(row.created_ms))
+              }))
+              return quote
+            })
+          ).pipe(Effect.orDie),
+        list: (storeId, { limit, afterId }) =>
+          sql<Row>`
+            SELECT ${columns} FROM quotes
+            WHERE store_id = ${storeId} ${afterId === undefined ? sql`` : sql`AND id > ${afterId}`}
+            ORDER BY id LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toRecord)), Effect.orDie)
+      })
+    })
+  )
+}

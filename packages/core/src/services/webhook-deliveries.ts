@@ -1,0 +1,269 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { NotFound } from "../domain/errors.js"
+import { isStorableId } from "../storage/rows.js"
+
+/** A delivery a worker claimed: everything needed to send one attempt. */
+export interface ClaimedDelivery {
+  readonly id: number
+  readonly eventId: number
+  readonly topic: string
+  /** The JSON body exactly as it will be sent and signed. */
+  readonly body: string
+  readonly url: string
+  readonly secret: string
+  /** The number of the attempt about to be made, from 1. */
+  readonly attempt: number
+  readonly firstAttemptAt: Date
+  /** When the event was recorded (for latency measurements). */
+  readonly eventCreatedAt: Date
+}
+
+/** What became of one attempt, and what to do next. */
+export interface AttemptResult {
+  readonly startedAt: Date
+  readonly durationMs: number
+  readonly responseStatus: number | null
+  readonly error: string | null
+  readonly next:
+    | { readonly _tag: "Delivered" }
+    | { readonly _tag: "Retry"; readonly delayMs: number }
+    | { readonly _tag: "GiveUp" }
+}
+
+/** One attempt in the delivery log. */
+export interface AttemptRecord {
+  readonly attempt_number: number
+  readonly started_at: string
+  readonly duration_ms: number
+  readonly response_status: number | null
+  readonly error: string | null
+}
+
+/** One delivery in the delivery log, with its attempts. */
+export interface DeliveryRecord {
+  readonly id: number
+  readonly event_id: number
+  readonly topic: string
+  /** `pending`, `delivered`, `failed` (retries exhausted) or `cancelled` (subscription deleted). */
+  readonly status: string
+  readonly attempt_count: number
+  readonly next_attempt_at: string | null
+  readonly delivered_at: string | null
+  readonly last_error: string | null
+  readonly created_at: string
+  readonly attempts: ReadonlyArray<AttemptRecord>
+}
+
+const utc = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+
+interface DeliveryRow extends Omit<DeliveryRecord, "id" | "event_id" | "attempts"> {
+  readonly id: number | string
+  readonly event_id: number | string
+}
+
+interface AttemptRow extends AttemptRecord {
+  readonly delivery_id: number | string
+}
+
+const notFound = new NotFound({ resource: "webhook delivery" })
+
+/**
+ * The delivery queue (rows of `webhook_deliveries`) and its log. Claims take due rows with
+ * `FOR UPDATE SKIP LOCKED` and stamp a lease, so concurrent workers — in one process or in
+ * several sharing a PostgreSQL — each get different rows; a result is recorded only by the worker
+ * still holding the claim.
+ */
+export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
+  /** Claims up to `limit` due deliveries for `workerId`, leased for `leaseMs`. */
+  readonly claimDue: (workerId: string, limit: number, leaseMs: number) => Effect.Effect<ReadonlyArray<ClaimedDelivery>, SqlError.SqlError>
+  /**
+   * Records attempts and their consequences in one statement. A result whose claim was lost
+   * meanwhile (lease expired and taken over, subscription deleted) changes no delivery; its
+   * attempt is still logged, since it did happen.
+   */
+  readonly record: (
+    workerId: string,
+    results: ReadonlyArray<{ readonly claim: ClaimedDelivery; readonly result: AttemptResult }>
+  ) => Effect.Effect<void, SqlError.SqlError>
+  /** One page of a subscription's deliveries, newest first, before `beforeId`; fetches `limit` rows. */
+  readonly listForSubscription: (
+    storeId: number,
+    subscriptionId: number,
+    page: { readonly limit: number; readonly beforeId: number | undefined; readonly status?: string | undefined }
+  ) => Effect.Effect<ReadonlyArray<DeliveryRecord>, NotFound>
+  /** Queues one more attempt of a delivery now (the same `x-webhook-id`); in-flight ones are left as they are. */
+  readonly redeliver: (storeId: number, subscriptionId: number, deliveryId: number) => Effect.Effect<DeliveryRecord, NotFound>
+  /** The body of the Store's most recent event of a topic, exactly as delivered. */
+  readonly latestBody: (storeId: number, topic: string) => Effect.Effect<Option.Option<string>>
+}>()("signcraft/WebhookDeliveries") {
+  static readonly layer = Layer.effect(
+    WebhookDeliveries,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const deliveryColumns = sql.unsafe(`
+        d.id, d.event_id, e.topic, d.status, d.attempt_count,
+        CASE WHEN d.status = 'pending' THEN ${utc("d.next_attempt_at")} END AS next_attempt_at,
+        ${utc("d.delivered_at")} AS delivered_at, d.last_error, ${utc("d.created_at")} AS created_at`)
+
+      const withAttempts = (rows: ReadonlyArray<DeliveryRow>) =>
+        Effect.gen(function*() {
+          if (rows.length === 0) return []
+          const ids = rows.map((row) => Number(row.id))
+          const attempts = yield* sql<AttemptRow>`
+            SELECT delivery_id, attempt_number, ${sql.unsafe(utc("started_at"))} AS started_at, duration_ms,
+              response_status, error
+            FROM webhook_attempts WHERE ${sql.in("delivery_id", ids)} ORDER BY id`
+          return rows.map((row): DeliveryRecord => ({
+            ...row,
+            id: Number(row.id),
+            event_id: Number(row.event_id),
+            attempt_count: Number(row.attempt_count),
+            attempts: attempts.filter((a) => Number(a.delivery_id) === Number(row.id)).map((a) => ({
+              attempt_number: Number(a.attempt_number),
+              started_at: a.started_at,
+              duration_ms: Number(a.duration_ms),
+              response_status: a.response_status === null ? null : Number(a.response_status),
+              error: a.error
+            }))
+          }))
+        })
+
+      const subscriptionOfStore = (storeId: number, subscriptionId: number) =>
+        !isStorableId(subscriptionId) ? Effect.fail(new NotFound({ resource: "webhook subscription" })) : sql<{ id: number }>`
+          SELECT id FROM webhook_subscriptions
+          WHERE id = ${subscriptionId} AND store_id = ${storeId} AND deleted_at IS NULL`.pipe(
+          Effect.orDie,
+          Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(new NotFound({ resource: "webhook subscription" })) : Effect.void)
+        )
+
+      return WebhookDeliveries.of({
+        claimDue: (workerId, limit, leaseMs) =>
+          sql<{
+            id: number | string
+            event_id: number | string
+            attempt_count: number | string
+            first_attempt_ms: number | string
+            event_created_ms: number | string
+            topic: string
+            body: string
+            url: string
+            secret: string
+          }>`
+            WITH due AS (
+              SELECT id FROM webhook_deliveries
+              WHERE status = 'pending' AND next_attempt_at <= now()
+                AND (locked_until IS NULL OR locked_until < now())
+              ORDER BY next_attempt_at, id
+              LIMIT ${limit}
+              FOR UPDATE SKIP LOCKED
+            ), claimed AS (
+              UPDATE webhook_deliveries d SET
+                locked_until = now() + (${leaseMs}::integer * interval '1 millisecond'),
+                claimed_by = ${workerId},
+                attempt_count = d.attempt_count + 1,
+                first_attempt_at = coalesce(d.first_attempt_at, now()),
+                updated_at = now()
+              FROM due WHERE d.id = due.id
+              RETURNING d.id, d.event_id, d.subscription_id, d.attempt_count, d.first_attempt_at
+            )
+            SELECT c.id, c.event_id, c.attempt_count,
+              (extract(epoch FROM c.first_attempt_at) * 1000)::float8 AS first_attempt_ms,
+              (extract(epoch FROM e.created_at) * 1000)::float8 AS event_created_ms,
+              e.topic, coalesce(e.body, e.payload::text) AS body, s.url, s.secret
+            FROM claimed c
+            JOIN events e ON e.id = c.event_id
+            JOIN webhook_subscriptions s ON s.id = c.subscription_id
+            ORDER BY c.id`.pipe(
+            Effect.map((rows) =>
+              rows.map((row): ClaimedDelivery => ({
+                id: Number(row.id),
+                eventId: Number(row.event_id),
+                topic: row.topic,
+                body: row.body,
+                url: row.url,
+                secret: row.secret,
+                attempt: Number(row.attempt_count),
+                firstAttemptAt: new Date(Number(row.first_attempt_ms)),
+                eventCreatedAt: new Date(Number(row.event_created_ms))
+              }))
+            )
+          ),
+        record: (workerId, results) => {
+          const [first, ...rest] = results.map(({ claim, result }) => {
+            const next = result.next
+            return {
+              attempt: {
+                delivery_id: claim.id,
+                attempt_number: claim.attempt,
+                started_at: result.startedAt.toISOString(),
+                duration_ms: Math.round(result.durationMs),
+                response_status: result.responseStatus,
+                error: result.error
+              },
+              outcome: {
+                id: String(claim.id),
+                attempt: String(claim.attempt),
+                status: next._tag === "Delivered" ? "delivered" : next._tag === "GiveUp" ? "failed" : "pending",
+                delay_ms: String(next._tag === "Retry" ? Math.max(0, Math.round(next.delayMs)) : 0),
+                last_status: result.responseStatus === null ? null : String(result.responseStatus),
+                last_error: result.error
+              }
+            }
+          })
+          if (first === undefined) return Effect.void
+          // VALUES parameters arrive untyped (text): cast each column where it is used.
+          return sql`
+            WITH attempt AS (
+              INSERT INTO webhook_attempts ${sql.insert([first.attempt, ...rest.map((row) => row.attempt)])}
+            )
+            UPDATE webhook_deliveries d SET
+              status = r.status,
+              next_attempt_at = now() + (r.delay_ms::integer * interval '1 millisecond'),
+              locked_until = NULL,
+              claimed_by = NULL,
+              last_status = r.last_status::integer,
+              last_error = r.last_error,
+              delivered_at = CASE WHEN r.status = 'delivered' THEN now() ELSE d.delivered_at END,
+              updated_at = now()
+            FROM ${sql.updateValues([first.outcome, ...rest.map((row) => row.outcome)], "r")}
+            WHERE d.id = r.id::bigint AND d.claimed_by = ${workerId} AND d.attempt_count = r.attempt::integer
+              AND d.status = 'pending'`.pipe(Effect.asVoid)
+        },
+        listForSubscription: (storeId, subscriptionId, { limit, beforeId, status }) =>
+          Effect.gen(function*() {
+            yield* subscriptionOfStore(storeId, subscriptionId)
+            const rows = yield* sql<DeliveryRow>`
+              SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+              WHERE d.subscription_id = ${subscriptionId}
+              ${beforeId === undefined ? sql`` : sql`AND d.id < ${beforeId}`}
+              ${status === undefined ? sql`` : sql`AND d.status = ${status}`}
+              ORDER BY d.id DESC LIMIT ${limit}`.pipe(Effect.orDie)
+            return yield* withAttempts(rows).pipe(Effect.orDie)
+          }),
+        redeliver: (storeId, subscriptionId, deliveryId) =>
+          Effect.gen(function*() {
+            yield* subscriptionOfStore(storeId, subscriptionId)
+            if (!Number.isSafeInteger(deliveryId) || deliveryId < 1) return yield* Effect.fail(notFound)
+            yield* sql`
+              UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), updated_at = now()
+              WHERE id = ${deliveryId} AND subscription_id = ${subscriptionId}
+                AND NOT (status = 'pending' AND locked_until IS NOT NULL AND locked_until > now())`.pipe(Effect.orDie)
+            const rows = yield* sql<DeliveryRow>`
+              SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+              WHERE d.id = ${deliveryId} AND d.subscription_id = ${subscriptionId}`.pipe(Effect.orDie)
+            const [record] = yield* withAttempts(rows).pipe(Effect.orDie)
+            return record === undefined ? yield* Effect.fail(notFound) : record
+          }),
+        latestBody: (storeId, topic) =>
+          sql<{ body: string }>`
+            SELECT coalesce(body, payload::text) AS body FROM events
+            WHERE store_id = ${storeId} AND topic = ${topic}
+            ORDER BY id DESC LIMIT 1`.pipe(
+            Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (row) => row.body)),
+            Effect.orDie
+          )
+      })
+    })
+  )
+}

@@ -1,0 +1,149 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { randomBase62 } from "../domain/api-key.js"
+import { NotFound, ValidationFailed } from "../domain/errors.js"
+import type { WebhookTopic } from "../domain/webhooks/topics.js"
+import { isStorableId, singleRow } from "../storage/rows.js"
+import { DeliveryUrlGuard } from "./delivery-url-guard.js"
+
+/** A webhook subscription as stored; timestamps are UTC text with microseconds. */
+export interface SubscriptionRecord {
+  readonly id: number
+  readonly store_id: number
+  readonly topic: string
+  readonly url: string
+  /** The signing secret: shown by v3 only on creation, by v2 on every read (its contract). */
+  readonly secret: string
+  readonly meta: Readonly<Record<string, unknown>>
+  /** `active`; other states are not used yet. */
+  readonly status: string
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+/** Fields of a new subscription, or of a change (absent fields unchanged). */
+export interface SubscriptionFields {
+  readonly topic: WebhookTopic
+  readonly url: string
+  readonly meta?: Readonly<Record<string, unknown>>
+}
+
+interface Row extends Omit<SubscriptionRecord, "id" | "store_id" | "meta"> {
+  readonly id: number | string
+  readonly store_id: number | string
+  readonly meta: Readonly<Record<string, unknown>> | string
+}
+
+const toRecord = (row: Row): SubscriptionRecord => ({
+  ...row,
+  id: Number(row.id),
+  store_id: Number(row.store_id),
+  meta: typeof row.meta === "string" ? (JSON.parse(row.meta) as Record<string, unknown>) : row.meta
+})
+
+/** A fresh signing secret: `whsec_` and 32 base62 characters (190 bits). */
+export const newSigningSecret = (): string => `whsec_${randomBase62(32)}`
+
+const notFound = new NotFound({ resource: "webhook subscription" })
+
+/** Webhook subscriptions, always confined to one Store; deleted ones are invisible. */
+export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, {
+  readonly create: (storeId: number, fields: SubscriptionFields) => Effect.Effect<SubscriptionRecord, ValidationFailed>
+  /** One page in id order after `afterId`; fetches `limit` rows. */
+  readonly list: (
+    storeId: number,
+    page: { readonly limit: number; readonly afterId: number | undefined }
+  ) => Effect.Effect<ReadonlyArray<SubscriptionRecord>>
+  readonly find: (storeId: number, id: number) => Effect.Effect<SubscriptionRecord, NotFound>
+  readonly update: (
+    storeId: number,
+    id: number,
+    change: Partial<SubscriptionFields>
+  ) => Effect.Effect<SubscriptionRecord, NotFound | ValidationFailed>
+  /** Deletes a subscription and cancels its pending deliveries; its delivery log stays. */
+  readonly remove: (storeId: number, id: number) => Effect.Effect<void, NotFound>
+}>()("signcraft/WebhookSubscriptions") {
+  static readonly layer = Layer.effect(
+    WebhookSubscriptions,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const guard = yield* DeliveryUrlGuard
+      const columns = sql.unsafe(`
+        id, store_id, topic, url, secret, meta, status,
+        to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
+        to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS updated_at`)
+
+      const checkUrl = (url: string) =>
+        guard.check(url).pipe(
+          Effect.mapError((fault) => new ValidationFailed({ errors: [{ pointer: "/url", code: fault.code, detail: fault.detail }] }))
+        )
+
+      const find = (storeId: number, id: number) =>
+        !isStorableId(id) ? Effect.fail(notFound) : sql<Row>`
+          SELECT ${columns} FROM webhook_subscriptions
+          WHERE id = ${id} AND store_id = ${storeId} AND deleted_at IS NULL`.pipe(
+          Effect.orDie,
+          Effect.flatMap((rows) =>
+            Option.match(Option.fromNullishOr(rows[0]), {
+              onNone: () => Effect.fail(notFound),
+              onSome: (row) => Effect.succeed(toRecord(row))
+            })
+          )
+        )
+
+      return WebhookSubscriptions.of({
+        create: (storeId, fields) =>
+          Effect.gen(function*() {
+            yield* checkUrl(fields.url)
+            const rows = yield* sql<Row>`
+              INSERT INTO webhook_subscriptions ${sql.insert({
+                store_id: storeId,
+                topic: fields.topic,
+                url: fields.url,
+                secret: newSigningSecret(),
+                meta: JSON.stringify(fields.meta ?? {})
+              })}
+              RETURNING ${columns}`.pipe(Effect.orDie)
+            return toRecord(yield* singleRow(rows))
+          }),
+        list: (storeId, { limit, afterId }) =>
+          sql<Row>`
+            SELECT ${columns} FROM webhook_subscriptions
+            WHERE store_id = ${storeId} AND deleted_at IS NULL
+            ${afterId === undefined ? sql`` : sql`AND id > ${afterId}`}
+            ORDER BY id LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toRecord)), Effect.orDie),
+        find,
+        update: (storeId, id, change) =>
+          Effect.gen(function*() {
+            const current = yield* find(storeId, id)
+            if (change.url !== undefined) yield* checkUrl(change.url)
+            const rows = yield* sql<Row>`
+              UPDATE webhook_subscriptions SET
+                topic = ${change.topic ?? current.topic},
+                url = ${change.url ?? current.url},
+                meta = ${JSON.stringify(change.meta ?? current.meta)},
+                updated_at = now()
+              WHERE id = ${id} AND store_id = ${storeId} AND deleted_at IS NULL
+              RETURNING ${columns}`.pipe(Effect.orDie)
+            return yield* Option.match(Option.fromNullishOr(rows[0]), {
+              onNone: () => Effect.fail(notFound),
+              onSome: (row) => Effect.succeed(toRecord(row))
+            })
+          }),
+        remove: (storeId, id) =>
+          sql.withTransaction(
+            Effect.gen(function*() {
+              const rows = yield* sql<{ id: number }>`
+                UPDATE webhook_subscriptions SET deleted_at = now(), updated_at = now()
+                WHERE id = ${isStorableId(id) ? id : 0} AND store_id = ${storeId} AND deleted_at IS NULL
+                RETURNING id`
+              if (rows.length === 0) return yield* Effect.fail(notFound)
+              yield* sql`
+                UPDATE webhook_deliveries SET status = 'cancelled', locked_until = NULL, updated_at = now()
+                WHERE subscription_id = ${id} AND status = 'pending'`
+            })
+          ).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
+    })
+  )
+}

@@ -1,0 +1,101 @@
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { layerServices } from "../../packages/core/src/app.js"
+import { Credentials } from "../../packages/core/src/services/credentials.js"
+import { Customisers } from "../../packages/core/src/services/customisers.js"
+import { Identity } from "../../packages/core/src/services/identity.js"
+import { layerDatabase } from "../../packages/core/src/storage/database.js"
+import { startApp } from "../support/app.js"
+import { databaseVariants, type TestDatabase } from "../support/databases.js"
+
+// Values newer than this code, as a later release (or older data) could have stored them.
+const FUTURE = { pricing_model: "subscription_letter", product_family: "hologram", selection_mode: "per_letter" }
+
+describe.each(databaseVariants())("customiser storage ($name database)", (variant) => {
+  let db: TestDatabase
+  let seeded: { readonly customiserId: number; readonly key: string; readonly otherStoreId: number }
+
+  beforeAll(async () => {
+    db = await variant.create()
+    // Written straight through the services, bypassing the API's write checks.
+    const runtime = ManagedRuntime.make(layerServices.pipe(Layer.provideMerge(layerDatabase(db.config))))
+    seeded = await runtime.runPromise(
+      Effect.gen(function*() {
+        const identity = yield* Identity
+        const company = yield* identity.createCompany({ name: "Acme" })
+        const store = yield* identity.createStore({ company_id: company.id, name: "Shop", platform: "custom", currency: "EUR" })
+        const other = yield* identity.createStore({ company_id: company.id, name: "Other", platform: "custom", currency: "EUR" })
+        const customisers = yield* Customisers
+        const customiser = yield* customisers.create(store.id, { ...FUTURE, name: "Future", active: true }, () =>
+          Effect.succeed({
+            content: { sizes: [{ name: "Wide", sizing_strategy: "fixed_area", height_measurement_mode: "cap_height" }] },
+            legacySpellings: {}
+          }))
+        const key = yield* (yield* Credentials).issue(store.id, "test", {
+          _tag: "Scoped",
+          scopes: ["customisers:read", "pricing:read", "pricing:write"]
+        })
+        return { customiserId: customiser.id, key: key.key, otherStoreId: other.id }
+      })
+    )
+    await runtime.dispose()
+  })
+  afterAll(async () => {
+    await db.cleanup()
+  })
+
+  it("finds a customiser only in its own Store", async () => {
+    const runtime = ManagedRuntime.make(layerServices.pipe(Layer.provideMerge(layerDatabase(db.config))))
+    try {
+      const outcome = await runtime.runPromise(
+        Effect.gen(function*() {
+          const customisers = yield* Customisers
+          return {
+            found: yield* customisers.findAnywhere(seeded.customiserId),
+            elsewhere: yield* Effect.flip(customisers.find(seeded.otherStoreId, seeded.customiserId)),
+            huge: yield* Effect.flip(customisers.findAnywhere(2 ** 40))
+          }
+        })
+      )
+      expect(outcome.found.name).toBe("Future")
+      expect(outcome.elsewhere._tag).toBe("NotFound")
+      expect(outcome.huge._tag).toBe("NotFound")
+    } finally {
+      await runtime.dispose()
+    }
+  })
+
+  it("reads tolerate unfamiliar stored values in both generations; writes still refuse them", async () => {
+    const app = startApp(db.config)
+    try {
+      const { customiserId: id, key } = seeded
+      const v3 = await app.call("GET", `/api/v3/customisers/${id}`, { key })
+      expect(v3.status).toBe(200)
+      expect(v3.body.data).toMatchObject({ object: "customiser", ...FUTURE })
+
+      const v2 = await app.call("GET", `/api/v2/customisers/${id}`, { key })
+      expect(v2.status).toBe(200)
+      expect(v2.body.customiser).toMatchObject({ price_type: "subscription_letter", product: "hologram", selection_type: "per_letter" })
+
+      const pricingV3 = await app.call("GET", `/api/v3/customisers/${id}/pricing`, { key })
+      expect(pricingV3.status).toBe(200)
+      expect(pricingV3.body.data.pricing_model).toBe("subscription_letter")
+      expect(pricingV3.body.data.currency).toBe("EUR")
+      expect(pricingV3.body.data.sizes[0]).toMatchObject({ sizing_strategy: "fixed_area", height_measurement_mode: "cap_height" })
+
+      const pricingV2 = await app.call("GET", `/api/v2/customisers/${id}/pricing`, { key })
+      expect(pricingV2.status).toBe(200)
+      expect(pricingV2.body.pricing.sizes[0]).toMatchObject({ height_strategy: "fixed_area", height_measurement_mode: "cap_height" })
+
+      const write = await app.call("PUT", `/api/v3/customisers/${id}/pricing`, {
+        key,
+        body: { sizes: [] },
+        headers: { "idempotency-key": "future-1" }
+      })
+      expect(write.status).toBe(422)
+      expect(write.body.code).toBe("invalid_pricing_model")
+    } finally {
+      await app.dispose()
+    }
+  })
+})
