@@ -1,4 +1,8 @@
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { OAuthClients } from "../../packages/core/src/services/oauth-clients.js"
+import { Settings } from "../../packages/core/src/services/settings.js"
 import { SCOPES } from "../../packages/core/src/domain/scopes.js"
 import { cookiePolicy } from "../../packages/core/src/http/oauth/cookies.js"
 import { outsideWindowEdge } from "../support/quota-window.js"
@@ -126,6 +130,29 @@ describe.each(databaseVariants())("authorization server: metadata, registration,
       const res = await app.json("/oauth/register", { method: "POST", headers: { "content-type": "application/json" }, body: "{" })
       expect(res.status).toBe(400)
       expect(res.body.error).toBe("invalid_client_metadata")
+    })
+  })
+
+  describe("pruning", () => {
+    it("drops registrations that never obtained a token after a day, and clients unused for 90 days", async () => {
+      const fresh = await app.newClient()
+      const unused = await app.newClient()
+      const idle = await app.newClient()
+      const active = await app.newClient()
+      const clients = OAuthClients.layer.pipe(Layer.provide(Layer.succeed(Settings, app.settings)))
+      const remaining = await app.runSql(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`UPDATE oauth_clients SET created_at = now() - interval '25 hours' WHERE client_id = ${unused.clientId}`
+        yield* sql`UPDATE oauth_clients SET created_at = now() - interval '200 days', obtained_token = true,
+          last_used_at = now() - interval '91 days' WHERE client_id = ${idle.clientId}`
+        yield* sql`UPDATE oauth_clients SET created_at = now() - interval '200 days', obtained_token = true,
+          last_used_at = now() - interval '29 days' WHERE client_id = ${active.clientId}`
+        yield* (yield* OAuthClients).prune
+        const ids = [fresh.clientId, unused.clientId, idle.clientId, active.clientId]
+        const rows = yield* sql<{ client_id: string }>`SELECT client_id FROM oauth_clients WHERE client_id IN ${sql.in(ids)}`
+        return rows.map((row) => row.client_id).sort()
+      }).pipe(Effect.provide(clients)))
+      expect(remaining).toEqual([fresh.clientId, active.clientId].sort())
     })
   })
 
