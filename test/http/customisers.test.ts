@@ -220,6 +220,16 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
       expect(res.status).toBe(200)
       expect(res.body.data).toMatchObject({ object: "pricing", customiser_id: id, ...simpleLetterContent() })
       expect(await read(seed.key, id)).toEqual(res.body.data)
+      // Members come back in the documented order (header first), not the storage engine's.
+      expect(Object.keys(res.body.data)).toEqual([
+        "object",
+        "pricing_model",
+        "pricing_model_display_name",
+        "currency",
+        "customiser_id",
+        ...Object.keys(simpleLetterContent())
+      ])
+      expect(Object.keys(await read(seed.key, id))).toEqual(Object.keys(res.body.data))
 
       // Full replacement: what is omitted is deleted.
       const { price_lists: _lists, sheet_pricing: _sheet, ...rest } = simpleLetterContent()

@@ -4,6 +4,7 @@ import customisers from "./0002_customisers.js"
 import commerce from "./0003_commerce.js"
 import webhooks from "./0004_webhooks.js"
 import oauth from "./0005_oauth.js"
+import pricingDocumentText from "./0006_pricing_document_text.js"
 
 /**
  * Every schema migration, in order. Migrations are Effects compiled into the
@@ -14,5 +15,6 @@ export const migrations = Migrator.fromRecord({
   "0002_customisers": customisers,
   "0003_commerce": commerce,
   "0004_webhooks": webhooks,
-  "0005_oauth": oauth
+  "0005_oauth": oauth,
+  "0006_pricing_document_text": pricingDocumentText
 })
