@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { encodeCursor } from "../../packages/core/src/http/paging.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { createCustomiser as makeCustomiser, startApp, type TestResponse } from "../support/app.js"
 import { simpleLetterContent } from "../support/pricing-fixtures.js"
@@ -150,6 +151,11 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
       const cursor = await app.call("GET", "/api/v3/customisers?cursor=nonsense", { key: seed.key })
       expectProblem(cursor, 422, "invalid_parameter")
       expect(cursor.body.errors[0].parameter).toBe("cursor")
+      // Well-formed and bound to the right filters, but not a position we issue: refused, never a 500.
+      for (const position of ["x", "-1", "1e400", "99999999999"]) {
+        const forged = await app.call("GET", `/api/v3/customisers?cursor=${encodeCursor(position, {})}`, { key: seed.key })
+        expectProblem(forged, 422, "invalid_parameter")
+      }
     })
 
     it("reads one customiser; another Store's, a malformed and an out-of-range id answer 404", async () => {

@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { InvalidParameter } from "../../domain/errors.js"
 import { pricingReadV3 } from "../../domain/pricing/content.js"
 import { customiserV3Of } from "../../domain/pricing/customiser.js"
 import { decidePricingPatchV3, decidePricingPutV3 } from "../../domain/pricing/writes.js"
@@ -9,10 +8,10 @@ import { Customisers } from "../../services/customisers.js"
 import type { Settings } from "../../services/settings.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
-import { cutPage, parsePageRequest } from "../paging.js"
 import { resourceId } from "../resource-id.js"
 import { orRespond } from "../respond.js"
-import { collectionEnvelope, envelope } from "./envelope.js"
+import { envelope } from "./envelope.js"
+import { idPage } from "./id-page.js"
 import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "./pricing-store.js"
 
 // The customiser list has no filters yet; cursors are bound to this (empty) set all the same.
@@ -34,15 +33,13 @@ export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Custo
     return handlers
       .handle("list", ({ query }) =>
         Effect.gen(function*() {
-          const request = parsePageRequest(query, LIST_FILTERS)
-          if (!request.ok) return yield* new InvalidParameter({ errors: request.errors })
-          const { page } = request
-          const rows = yield* customisers.list(yield* storeId, {
-            limit: page.limit + 1,
-            afterId: page.after === undefined ? undefined : Number(page.after)
-          })
-          const { items, nextCursor } = cutPage(rows, page, (row) => String(row.id), LIST_FILTERS)
-          return yield* collectionEnvelope(items.map(customiserV3Of), nextCursor)
+          const store = yield* storeId
+          return yield* idPage(
+            query,
+            LIST_FILTERS,
+            ({ limit, cursorId }) => customisers.list(store, { limit, afterId: cursorId }),
+            customiserV3Of
+          )
         }).pipe(orRespond))
       .handle("get", ({ params }) =>
         Effect.gen(function*() {

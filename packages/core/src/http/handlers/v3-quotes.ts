@@ -1,13 +1,11 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { InvalidParameter } from "../../domain/errors.js"
 import { formatTimestampV3 } from "../../domain/pricing/timestamp.js"
 import { type QuoteRecord, Quotes } from "../../services/quotes.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
-import { cutPage, parsePageRequest } from "../paging.js"
 import { orRespond } from "../respond.js"
-import { collectionEnvelope } from "./envelope.js"
+import { idPage } from "./id-page.js"
 
 /** A quote as v3 shows it. */
 export const quoteV3Of = (record: QuoteRecord) => ({
@@ -28,15 +26,7 @@ export const V3QuotesHandlers = HttpApiBuilder.group(SigncraftApi, "v3Quotes", (
     const quotes = yield* Quotes
     return handlers.handle("list", ({ query }) =>
       Effect.gen(function*() {
-        const request = parsePageRequest(query, LIST_FILTERS)
-        if (!request.ok) return yield* new InvalidParameter({ errors: request.errors })
-        const { page } = request
-        const principal = yield* CurrentPrincipal
-        const rows = yield* quotes.list(principal.storeId, {
-          limit: page.limit + 1,
-          afterId: page.after === undefined ? undefined : Number(page.after)
-        })
-        const { items, nextCursor } = cutPage(rows, page, (row) => String(row.id), LIST_FILTERS)
-        return yield* collectionEnvelope(items.map(quoteV3Of), nextCursor)
+        const { storeId } = yield* CurrentPrincipal
+        return yield* idPage(query, LIST_FILTERS, ({ limit, cursorId }) => quotes.list(storeId, { limit, afterId: cursorId }), quoteV3Of)
       }).pipe(orRespond))
   }))

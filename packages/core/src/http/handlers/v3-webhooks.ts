@@ -1,6 +1,5 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { InvalidParameter } from "../../domain/errors.js"
 import { formatTimestampV3 } from "../../domain/pricing/timestamp.js"
 import { EVENT_TYPES } from "../../domain/webhooks/topics.js"
 import { webhookIdOf } from "../../services/delivery-worker.js"
@@ -9,10 +8,10 @@ import { WebhookDeliveries } from "../../services/webhook-deliveries.js"
 import { type SubscriptionRecord, WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
-import { cutPage, parsePageRequest } from "../paging.js"
 import { resourceId } from "../resource-id.js"
 import { orRespond } from "../respond.js"
 import { collectionEnvelope, envelope } from "./envelope.js"
+import { idPage } from "./id-page.js"
 
 /** A subscription as v3 reads show it: never with its secret. */
 export const subscriptionV3Of = (record: SubscriptionRecord) => ({
@@ -58,15 +57,13 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
     return handlers
       .handle("listSubscriptions", ({ query }) =>
         Effect.gen(function*() {
-          const request = parsePageRequest(query, LIST_FILTERS)
-          if (!request.ok) return yield* new InvalidParameter({ errors: request.errors })
-          const { page } = request
-          const rows = yield* subscriptions.list(yield* storeId, {
-            limit: page.limit + 1,
-            afterId: page.after === undefined ? undefined : Number(page.after)
-          })
-          const { items, nextCursor } = cutPage(rows, page, (row) => String(row.id), LIST_FILTERS)
-          return yield* collectionEnvelope(items.map(subscriptionV3Of), nextCursor)
+          const store = yield* storeId
+          return yield* idPage(
+            query,
+            LIST_FILTERS,
+            ({ limit, cursorId }) => subscriptions.list(store, { limit, afterId: cursorId }),
+            subscriptionV3Of
+          )
         }).pipe(orRespond))
       .handle("createSubscription", ({ payload }) =>
         Effect.gen(function*() {
@@ -93,17 +90,15 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
       .handle("listDeliveries", ({ params, query }) =>
         Effect.gen(function*() {
           const id = yield* subscriptionId(params.webhook_id)
-          const filters = { webhook_id: String(id), status: query.status }
-          const request = parsePageRequest(query, filters)
-          if (!request.ok) return yield* new InvalidParameter({ errors: request.errors })
-          const { page } = request
-          const rows = yield* deliveries.listForSubscription(yield* storeId, id, {
-            limit: page.limit + 1,
-            beforeId: page.after === undefined ? undefined : Number(page.after),
-            status: query.status
-          })
-          const { items, nextCursor } = cutPage(rows, page, (row) => String(row.id), filters)
-          return yield* collectionEnvelope(items.map(deliveryV3Of), nextCursor)
+          const store = yield* storeId
+          // Newest first: the cursor's id is the last one seen, and the next page goes below it.
+          return yield* idPage(
+            query,
+            { webhook_id: String(id), status: query.status },
+            ({ limit, cursorId }) =>
+              deliveries.listForSubscription(store, id, { limit, beforeId: cursorId, status: query.status }),
+            deliveryV3Of
+          )
         }).pipe(orRespond))
       .handle("redeliver", ({ params }) =>
         Effect.gen(function*() {
