@@ -68,6 +68,27 @@ describe.each(databaseVariants())("foundation over HTTP ($name database)", (vari
     expectProblem(await app.call("GET", "/api/v3/stores/me", { key: seed.key }), 401, "invalid_api_key")
   })
 
+  it("answers 401 for an expired key from its expiry on, even right after a successful call", async () => {
+    const seed = await app.seedStore()
+    const expiresAt = new Date(Date.now() + 1500)
+    const issued = await app.operator("POST", `/stores/${seed.storeId}/api-keys`, {
+      mode: "test",
+      scopes: ["store:read"],
+      expires_at: expiresAt.toISOString()
+    })
+    expect(issued.status).toBe(201)
+    expect(issued.body.expires_at).toBe(expiresAt.toISOString())
+    expect((await app.call("GET", "/api/v3/stores/me", { key: issued.body.key })).status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt.getTime() - Date.now()) + 50))
+    const expired = await app.call("GET", "/api/v3/stores/me", { key: issued.body.key })
+    expectProblem(expired, 401, "invalid_api_key")
+    expect(expired.body.detail).toMatch(/expired/)
+
+    const bad = await app.operator("POST", `/stores/${seed.storeId}/api-keys`, { mode: "test", scopes: [], expires_at: "soon" })
+    expect(bad.status).toBe(422)
+    expect(bad.body.errors[0].pointer).toBe("/expires_at")
+  })
+
   it("answers 403 insufficient_scope with required and granted scopes", async () => {
     const seed = await app.seedStore({ scopes: ["pricing:read"] })
     const res = await app.call("GET", "/api/v3/stores/me", { key: seed.key })

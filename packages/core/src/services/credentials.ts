@@ -26,6 +26,7 @@ export interface IssuedApiKey {
   readonly key: string
   readonly mode: KeyMode
   readonly grant: Grant
+  readonly expires_at: Date | null
 }
 
 interface KeyRow {
@@ -73,7 +74,13 @@ interface CachedKey {
 
 /** API keys: issuing, verifying (with a short cache on the hot path) and revoking. */
 export class Credentials extends Context.Service<Credentials, {
-  readonly issue: (storeId: number, mode: KeyMode, grant: Grant) => Effect.Effect<IssuedApiKey>
+  /** Issues a key; with `expiresAt` it answers 401 from that instant on. */
+  readonly issue: (
+    storeId: number,
+    mode: KeyMode,
+    grant: Grant,
+    options?: { readonly expiresAt?: Date }
+  ) => Effect.Effect<IssuedApiKey>
   readonly verify: (presented: string) => Effect.Effect<ApiKeyPrincipal, InvalidCredential>
   /**
    * {@link verify} when the key was verified within the cache bound, at time `now`;
@@ -105,12 +112,14 @@ export class Credentials extends Context.Service<Credentials, {
           if (row.expires_at !== null && row.expires_at.getTime() <= now) return yield* invalid("expired")
           const principal = toPrincipal(row)
           if (cache.size >= CACHE_LIMIT) cache.clear()
-          cache.set(hash, { principal, verified: Effect.succeed(principal), until: now + CACHE_TTL_MS })
+          // Never trusted past its own expiry, however fresh the cache entry.
+          const until = Math.min(now + CACHE_TTL_MS, row.expires_at?.getTime() ?? Number.POSITIVE_INFINITY)
+          cache.set(hash, { principal, verified: Effect.succeed(principal), until })
           return principal
         })
 
       return Credentials.of({
-        issue: (storeId, mode, grant) =>
+        issue: (storeId, mode, grant, options = {}) =>
           Effect.gen(function*() {
             const key = generateApiKey(mode)
             const scopes: ReadonlyArray<Scope> = grant._tag === "Scoped" ? grant.scopes : []
@@ -122,12 +131,13 @@ export class Credentials extends Context.Service<Credentials, {
                 scopes: JSON.stringify(scopes),
                 legacy_wildcard: grant._tag === "LegacyWildcard",
                 key_hash: hashApiKey(key),
-                key_prefix: displayPrefix(key)
+                key_prefix: displayPrefix(key),
+                expires_at: options.expiresAt ?? null
               })
             }
               RETURNING id`.pipe(Effect.orDie)
             const { id } = yield* singleRow(rows)
-            return { id, store_id: storeId, key, mode, grant }
+            return { id, store_id: storeId, key, mode, grant, expires_at: options.expiresAt ?? null }
           }),
         // Only keys that passed `verify` are cached, so no format check is needed here.
         verifiedUnsafe: (presented, now) => {

@@ -35,7 +35,8 @@ export const ApiKeyView = Schema.Struct({
   key: Schema.String,
   mode: Schema.Literals(["live", "test"]),
   scopes: Schema.Array(Schema.String),
-  legacy_wildcard: Schema.Boolean
+  legacy_wildcard: Schema.Boolean,
+  expires_at: Schema.NullOr(Schema.String)
 }).annotate({ identifier: "IssuedApiKey" })
 
 /** Calls of one deprecated operation by one API key: what removal decisions rest on. */
@@ -97,7 +98,11 @@ export class OperatorApi extends HttpApiGroup.make("operator")
       payload: Schema.Struct({
         mode: Schema.Literals(["live", "test"]),
         scopes: Schema.optionalKey(Schema.Array(Schema.Literals(SCOPES))),
-        legacy_wildcard: Schema.optionalKey(Schema.Boolean)
+        legacy_wildcard: Schema.optionalKey(Schema.Boolean),
+        // An ISO 8601 instant; the key answers 401 from then on.
+        expires_at: Schema.optionalKey(
+          Schema.String.check(Schema.makeFilter((text: string) => !Number.isNaN(Date.parse(text)), { expected: "an ISO 8601 timestamp" }))
+        )
       }),
       success: ApiKeyView.pipe(HttpApiSchema.status(201))
     }),

@@ -53,14 +53,20 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
           }
           yield* identity.findStore(params.store_id)
           const grant: Grant = wildcard ? { _tag: "LegacyWildcard" } : { _tag: "Scoped", scopes: payload.scopes ?? [] }
-          const issued = yield* credentials.issue(params.store_id, payload.mode, grant)
+          const issued = yield* credentials.issue(
+            params.store_id,
+            payload.mode,
+            grant,
+            payload.expires_at === undefined ? {} : { expiresAt: new Date(payload.expires_at) }
+          )
           return {
             id: issued.id,
             store_id: issued.store_id,
             key: issued.key,
             mode: issued.mode,
             scopes: grant._tag === "Scoped" ? [...new Set(grant.scopes)] : [],
-            legacy_wildcard: wildcard
+            legacy_wildcard: wildcard,
+            expires_at: issued.expires_at === null ? null : issued.expires_at.toISOString()
           }
         }).pipe(orRespond))
       .handle("revokeApiKey", ({ params }) => credentials.revoke(params.key_id).pipe(orRespond))
