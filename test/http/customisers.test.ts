@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { canonicalFingerprint } from "../../packages/core/src/http/middleware/body.js"
 import { encodeCursor } from "../../packages/core/src/http/paging.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { createCustomiser as makeCustomiser, startApp, type TestResponse } from "../support/app.js"
@@ -358,6 +361,29 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
       const other = await app.seedStore({ scopes: ALL_READS })
       const theirs = await createCustomiser(other.storeId)
       expect((await put(other.key, theirs.id, { sizes: [] }, "key-1")).headers.get("idempotency-replay")).toBeNull()
+    })
+
+    it("answers 409 idempotency_key_in_flight with retry_after while the first PUT or PATCH with the key runs", async () => {
+      const seed = await app.seedStore({ scopes: ALL_READS })
+      const { id } = await createCustomiser(seed.storeId)
+      const body = simpleLetterContent()
+      for (const method of ["PUT", "PATCH"]) {
+        const key = `running-${method}`
+        // The first request with this key is still running: claimed, not completed.
+        await app.run(Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`
+            INSERT INTO idempotency_keys (store_id, idempotency_key, method, path, fingerprint, state, locked_until, expires_at)
+            VALUES (${seed.storeId}, ${key}, ${method}, ${`/api/v3/customisers/${id}/pricing`},
+              ${canonicalFingerprint(new TextEncoder().encode(JSON.stringify(body)))}, 'in_flight',
+              now() + interval '30 seconds', now() + interval '1 day')`
+        }))
+        const res = await app.call(method, `/api/v3/customisers/${id}/pricing`, { key: seed.key, body, headers: { "idempotency-key": key } })
+        expectProblem(res, 409, "idempotency_key_in_flight")
+        expect(res.body.retry_after).toBeGreaterThanOrEqual(1)
+        expect(res.headers.get("retry-after")).toBe(String(res.body.retry_after))
+      }
+      expect((await read(seed.key, id)).sizes).toEqual([])
     })
 
     it("a refused write does not burn its key: the corrected body may follow with a new key", async () => {
