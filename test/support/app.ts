@@ -14,6 +14,26 @@ export interface TestResponse {
   readonly body: any
 }
 
+/** JSON calls against a web handler: `call` with an optional API key, `operator` with the operator token. */
+export const clientOf = (handler: (request: Request) => Promise<Response>) => {
+  const call = async (
+    method: string,
+    path: string,
+    options: { readonly body?: unknown; readonly headers?: Record<string, string>; readonly key?: string } = {}
+  ): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.body !== undefined) headers["content-type"] ??= "application/json"
+    if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`
+    const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body)
+    const response = await handler(new Request(`http://127.0.0.1${path}`, { method, headers, body }))
+    const text = await response.text()
+    return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) }
+  }
+  const operator = (method: string, path: string, body?: unknown) =>
+    call(method, `/operator/v1${path}`, { body, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })
+  return { call, operator }
+}
+
 /** The real web handler over a database, with helpers to call it. */
 export const startApp = (
   database: DatabaseConfig,
@@ -39,21 +59,7 @@ export const startApp = (
     await runtime?.dispose()
     await app.dispose()
   }
-  const call = async (
-    method: string,
-    path: string,
-    options: { readonly body?: unknown; readonly headers?: Record<string, string>; readonly key?: string } = {}
-  ): Promise<TestResponse> => {
-    const headers: Record<string, string> = { ...options.headers }
-    if (options.body !== undefined) headers["content-type"] ??= "application/json"
-    if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`
-    const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body)
-    const response = await app.handler(new Request(`http://127.0.0.1${path}`, { method, headers, body }))
-    const text = await response.text()
-    return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) }
-  }
-  const operator = (method: string, path: string, body?: unknown) =>
-    call(method, `/operator/v1${path}`, { body, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })
+  const { call, operator } = clientOf(app.handler)
 
   /** Creates a company, a store and a key with the given scopes (or the legacy wildcard). */
   const seedStore = async (

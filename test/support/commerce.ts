@@ -6,7 +6,7 @@ import { type AppOptions, makeWebHandler } from "../../packages/core/src/app.js"
 import { verifyWebhook } from "../../packages/core/src/domain/webhooks/signature.js"
 import { defaultSettings, type ServiceSettings } from "../../packages/core/src/services/settings.js"
 import { layerDatabase, type DatabaseConfig } from "../../packages/core/src/storage/database.js"
-import { OPERATOR_TOKEN, type TestResponse } from "./app.js"
+import { clientOf, OPERATOR_TOKEN } from "./app.js"
 
 /**
  * The real web handler over a database whose `SqlClient` the test can use too, to seed what
@@ -28,21 +28,7 @@ export const startCommerceApp = async (
   })
   const app = makeWebHandler({ ...appOptions, settings }, Layer.succeedContext(context))
 
-  const call = async (
-    method: string,
-    path: string,
-    options: { readonly body?: unknown; readonly headers?: Record<string, string>; readonly key?: string } = {}
-  ): Promise<TestResponse> => {
-    const headers: Record<string, string> = { ...options.headers }
-    if (options.body !== undefined) headers["content-type"] ??= "application/json"
-    if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`
-    const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body)
-    const response = await app.handler(new Request(`http://127.0.0.1${path}`, { method, headers, body }))
-    const text = await response.text()
-    return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) }
-  }
-  const operator = (method: string, path: string, body?: unknown) =>
-    call(method, `/operator/v1${path}`, { body, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })
+  const { call, operator } = clientOf(app.handler)
 
   /** Runs SQL on the app's own database. */
   const query = <A extends object>(statement: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) =>
