@@ -1,8 +1,16 @@
+import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
+
+const packagesDir = fileURLToPath(new URL("./packages/", import.meta.url))
 
 // PGlite takes seconds and hundreds of MB to start: cap the workers and give hooks and first
 // requests (which boot and migrate the database) room on a loaded, shared machine.
 export default defineConfig({
+  resolve: {
+    // Tests run the workspace packages' TypeScript source, never a build: a fresh clone
+    // passes `npm install && npm test`, and what is tested is what is being edited.
+    alias: [{ find: /^@signcraft\/(core|adapters|server|client)$/, replacement: `${packagesDir}$1/src/index.ts` }]
+  },
   test: {
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
     pool: "forks",

@@ -14,7 +14,7 @@ const benchmarks = ["bench/stores-me.ts", "bench/pricing-validate.ts", "bench/an
 
 const runOne = (file: string) =>
   new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", file], { cwd: repoRoot, stdio: "inherit" })
+    const child = spawn(process.execPath, ["--conditions=@signcraft/source", "--import", "tsx", file], { cwd: repoRoot, stdio: "inherit" })
     child.once("exit", (code, signal) => resolve(code ?? (signal === null ? 1 : 128)))
   })
 

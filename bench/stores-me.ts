@@ -82,7 +82,7 @@ const startBare = async (pin: boolean): Promise<Target> => {
 const startSigncraft = async (name: string, database: Record<string, string>, pin: boolean): Promise<Target> => {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
-  const server = spawnServer(["--import", "tsx", "packages/server/src/bin.ts", "serve"], {
+  const server = spawnServer(["--conditions=@signcraft/source", "--import", "tsx", "packages/server/src/bin.ts", "serve"], {
     PORT: String(port),
     HOST: "127.0.0.1",
     BASE_URL: base,

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -6,23 +6,12 @@ import * as oauth from "oauth4webapi"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { toNodeListener } from "../../packages/adapters/src/node.js"
 import { SCOPES } from "../../packages/core/src/domain/scopes.js"
+import { browserLeg, CHROMIUM_FLAGS } from "../support/chromium.js"
 import { embeddedVariant, type TestDatabase } from "../support/databases.js"
 import { close, connectWithMcpSdk, consentByForms, listen, type Merchant, startReceiver } from "./clients.js"
 import { startOAuthApp } from "./harness.js"
 
-const CHROMIUM = "/usr/bin/chromium"
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync"
-]
-const hasChromium = existsSync(CHROMIUM)
-const NO_CHROMIUM = `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium); the browser leg is skipped`
+const browser = browserLeg()
 
 /** Opens the authorization URL in headless Chromium (fresh profile) and clicks through sign-in and consent. */
 const consentByChromium = async (
@@ -33,8 +22,8 @@ const consentByChromium = async (
   const { chromium } = await import("playwright-core")
   const profile = mkdtempSync(join(tmpdir(), "signcraft-chromium-"))
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: CHROMIUM_FLAGS,
+    executablePath: "executablePath" in browser ? browser.executablePath : "",
+    args: [...CHROMIUM_FLAGS],
     headless: true
   })
   try {
@@ -111,7 +100,7 @@ describe.each([
   })
 
   it.for(drivers)("oauth4webapi: discovery, registration, PKCE, exchange, refresh, revocation (consent by $name)", async (driver, ctx) => {
-    if (driver.browser && !hasChromium) ctx.skip(NO_CHROMIUM)
+    if (driver.browser && "skip" in browser) ctx.skip(browser.skip)
     const merchant = await app.seedMerchant()
     const receiver = await startReceiver()
     try {
@@ -185,7 +174,7 @@ describe.each([
   })
 
   it.for(drivers)("the official MCP SDK client connects with its own discovery, registration, PKCE and exchange (consent by $name)", async (driver, ctx) => {
-    if (driver.browser && !hasChromium) ctx.skip(NO_CHROMIUM)
+    if (driver.browser && "skip" in browser) ctx.skip(browser.skip)
     const merchant = await app.seedMerchant(1, "woocommerce")
     const receiver = await startReceiver()
     try {

@@ -5,6 +5,12 @@ import { fileURLToPath } from "node:url"
 /** The repository root, where `node --import tsx` resolves the workspace. */
 export const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url))
 
+/**
+ * Node flags that run a workspace package from its TypeScript source: tsx compiles it, and
+ * the `@signcraft/source` export condition points `@signcraft/*` imports at `src/`, not `dist/`.
+ */
+export const SOURCE_NODE_FLAGS = ["--conditions=@signcraft/source", "--import", "tsx"] as const
+
 /** A port that was free a moment ago, found by letting the kernel pick one. */
 export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
@@ -30,7 +36,7 @@ export interface ServerProcess {
 
 /** Starts `signcraft` from its TypeScript source under `env` (merged over a minimal environment). */
 export const startServer = (args: ReadonlyArray<string>, env: Record<string, string>): ServerProcess => {
-  const child = spawn(process.execPath, ["--import", "tsx", "packages/server/src/bin.ts", ...args], {
+  const child = spawn(process.execPath, [...SOURCE_NODE_FLAGS, "packages/server/src/bin.ts", ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"]
