@@ -31,8 +31,10 @@ import {
 import { layerRouterMiddleware, type RequestLogger } from "./http/router-middleware.js"
 import { agentTools } from "./agent/tools/index.js"
 import { agentLocation } from "./domain/oauth/metadata.js"
-import { layerAgentRoutes } from "./http/agent-routes.js"
-import { layerOAuthRoutes } from "./http/oauth/routes.js"
+import { agentRouteTable, layerAgentRoutes } from "./http/agent-routes.js"
+import { docsRouteTable } from "./http/docs.js"
+import { layerOAuthRoutes, oauthRouteTable } from "./http/oauth/routes.js"
+import { apiRouteTable } from "./http/route-table.js"
 import { Credentials } from "./services/credentials.js"
 import { Customisers } from "./services/customisers.js"
 import { OAuthClients } from "./services/oauth-clients.js"
@@ -161,7 +163,13 @@ export const layerApp = (
   const location = agentLocation(options.settings.baseUrl, options.settings.mcpUrl)
   // Without MCP_URL the agent endpoint is served here, at `{base_url}/mcp`.
   const agent = location.separateOrigin ? Layer.empty : layerAgentRoutes(location, agentTools)
-  return Layer.mergeAll(api, layerDocs, layerOAuthRoutes, agent, layerRouterMiddleware(options.log ?? (() => {})), worker).pipe(
+  const routes = [
+    ...apiRouteTable(SigncraftApi),
+    ...docsRouteTable,
+    ...oauthRouteTable,
+    ...(location.separateOrigin ? [] : agentRouteTable(location))
+  ]
+  return Layer.mergeAll(api, layerDocs, layerOAuthRoutes, agent, layerRouterMiddleware(options.log ?? (() => {}), routes), worker).pipe(
     Layer.provideMerge(services)
   )
 }
@@ -181,7 +189,10 @@ export const layerAgentApp = (
     Layer.provideMerge(settings)
   )
   const location = agentLocation(options.settings.baseUrl, options.settings.mcpUrl)
-  return Layer.mergeAll(layerAgentRoutes(location, agentTools), layerRouterMiddleware(options.log ?? (() => {}))).pipe(
+  return Layer.mergeAll(
+    layerAgentRoutes(location, agentTools),
+    layerRouterMiddleware(options.log ?? (() => {}), agentRouteTable(location))
+  ).pipe(
     Layer.provideMerge(services)
   )
 }

@@ -50,6 +50,11 @@ export class MalformedRequest extends Data.TaggedError("MalformedRequest")<{
   readonly detail: string
 }> {}
 
+/** The path exists, but not with this method; `allowed` lists the methods it has. */
+export class MethodNotAllowed extends Data.TaggedError("MethodNotAllowed")<{
+  readonly allowed: ReadonlyArray<string>
+}> {}
+
 /** The body is larger than the service accepts. */
 export class PayloadTooLarge extends Data.TaggedError("PayloadTooLarge")<{
   readonly limitBytes: number
@@ -94,6 +99,7 @@ export type ApiFailure =
   | ValidationFailed
   | InvalidParameter
   | MalformedRequest
+  | MethodNotAllowed
   | PayloadTooLarge
   | RateLimited
   | IdempotencyKeyRequired
@@ -110,6 +116,7 @@ const failureTags: ReadonlySet<string> = new Set([
   "ValidationFailed",
   "InvalidParameter",
   "MalformedRequest",
+  "MethodNotAllowed",
   "PayloadTooLarge",
   "RateLimited",
   "IdempotencyKeyRequired",

@@ -14,6 +14,7 @@ import { RateLimiter } from "../services/rate-limiter.js"
 import { Settings } from "../services/settings.js"
 import { publicJson } from "./oauth/respond.js"
 import { CurrentRequest } from "./request-info.js"
+import type { RouteEntry } from "./route-table.js"
 
 const CORS = {
   "access-control-allow-origin": "*",
@@ -98,11 +99,31 @@ const mcpEndpoint = <R>(location: AgentLocation, tools: ReadonlyArray<AgentTool<
     return HttpServerResponse.fromWeb(response).pipe(HttpServerResponse.setHeaders(CORS))
   })
 
+// The well-known paths this origin serves: on the base URL the bare authorization-server
+// path is already served by the authorization server's routes, so it is left out there.
+const metadataPaths = (location: AgentLocation) => {
+  const paths = wellKnownPaths(location)
+  return {
+    protectedResource: paths.protectedResource,
+    authorizationServer: location.separateOrigin
+      ? paths.authorizationServer
+      : paths.authorizationServer.filter((path) => path !== "/.well-known/oauth-authorization-server")
+  }
+}
+
+/** The agent origin's routes (method and path), for 405 answers. */
+export const agentRouteTable = (location: AgentLocation): ReadonlyArray<RouteEntry> => {
+  const paths = metadataPaths(location)
+  return [
+    { method: "*", path: location.path },
+    ...[...paths.protectedResource, ...paths.authorizationServer].map((path) => ({ method: "GET", path }))
+  ]
+}
+
 /**
  * The routes of the origin that serves the agent endpoint: the endpoint at its path, and
  * both metadata documents at their well-known paths (with the endpoint's path appended
- * too, when it has one). On the base URL the bare authorization-server path is already
- * served by the authorization server's routes, so it is left out there.
+ * too, when it has one).
  */
 export const layerAgentRoutes = <R>(location: AgentLocation, tools: ReadonlyArray<AgentTool<R>>) =>
   HttpRouter.use((router) =>
@@ -110,15 +131,14 @@ export const layerAgentRoutes = <R>(location: AgentLocation, tools: ReadonlyArra
       // Resolved once, from the app being built (see layerOAuthRoutes).
       const context = yield* Effect.context<OAuthGrants | RateLimiter | Settings | R>()
       const settings = yield* Settings
-      const paths = wellKnownPaths(location)
-      const asPaths = location.separateOrigin
-        ? paths.authorizationServer
-        : paths.authorizationServer.filter((path) => path !== "/.well-known/oauth-authorization-server")
+      const paths = metadataPaths(location)
       const endpoint = mcpEndpoint(location, tools)
       yield* router.add("*", location.path, (request) => Effect.provideContext(endpoint(request), context))
       for (const path of paths.protectedResource) {
         yield* router.add("GET", path, publicJson(protectedResourceMetadata(settings.baseUrl, location)))
       }
-      for (const path of asPaths) yield* router.add("GET", path, publicJson(authorizationServerMetadata(settings.baseUrl)))
+      for (const path of paths.authorizationServer) {
+        yield* router.add("GET", path, publicJson(authorizationServerMetadata(settings.baseUrl)))
+      }
     })
   )

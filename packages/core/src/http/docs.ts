@@ -5,6 +5,7 @@ import { OpenApi } from "effect/http-api"
 import { SigncraftApi } from "./api/index.js"
 import { PROBLEM_CODES } from "./failure-table.js"
 import { Settings } from "../services/settings.js"
+import type { RouteEntry } from "./route-table.js"
 
 const escapeHtml = (text: string): string =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
@@ -51,6 +52,13 @@ const referencePage = (baseUrl: string): string => {
 </body></html>`
 }
 
+// The reference page and its sub-pages (problem types, migration guide).
+const PAGE_PATHS = ["/docs", "/docs/problems", "/docs/migration"] as const
+const OPENAPI_PATH = "/api/v3/openapi.json" as const
+
+/** The documentation routes (method and path), for 405 answers. */
+export const docsRouteTable: ReadonlyArray<RouteEntry> = [OPENAPI_PATH, ...PAGE_PATHS].map((path): RouteEntry => ({ method: "GET", path }))
+
 /** `/api/v3/openapi.json`, `/docs` and its sub-pages (problem types, migration guide). */
 export const layerDocs = Layer.unwrap(Effect.gen(function*() {
   const settings = yield* Settings
@@ -58,9 +66,7 @@ export const layerDocs = Layer.unwrap(Effect.gen(function*() {
   const html = referencePage(settings.baseUrl)
   const page = HttpServerResponse.text(html, { contentType: "text/html; charset=utf-8" })
   return Layer.mergeAll(
-    HttpRouter.add("GET", "/api/v3/openapi.json", HttpServerResponse.text(json, { contentType: "application/json" })),
-    HttpRouter.add("GET", "/docs", page),
-    HttpRouter.add("GET", "/docs/problems", page),
-    HttpRouter.add("GET", "/docs/migration", page)
+    HttpRouter.add("GET", OPENAPI_PATH, HttpServerResponse.text(json, { contentType: "application/json" })),
+    ...PAGE_PATHS.map((path) => HttpRouter.add("GET", path, page))
   )
 }))

@@ -14,6 +14,7 @@ export const PROBLEM_CODES = [
   "invalid_pricing_model",
   "invalid_parameter",
   "malformed_request",
+  "method_not_allowed",
   "payload_too_large",
   "rate_limited",
   "idempotency_key_required",
@@ -36,6 +37,8 @@ export interface FailureDescription {
   readonly retryAfter?: number
   readonly requiredScopes?: ReadonlyArray<string>
   readonly grantedScopes?: ReadonlyArray<string>
+  /** The methods the path has, for the `Allow` header of a 405. */
+  readonly allow?: ReadonlyArray<string>
 }
 
 /** The single table from domain failures to HTTP status, code and wording. */
@@ -108,6 +111,13 @@ export const describeFailure = (failure: ApiFailure): FailureDescription =>
       code: "malformed_request",
       title: "Malformed request",
       detail: f.detail
+    }))
+    .with({ _tag: "MethodNotAllowed" }, (f) => ({
+      status: 405,
+      code: "method_not_allowed",
+      title: "Method not allowed",
+      detail: `This path answers ${f.allowed.join(", ")}.`,
+      allow: f.allowed
     }))
     .with({ _tag: "PayloadTooLarge" }, (f) => ({
       status: 413,

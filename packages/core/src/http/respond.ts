@@ -42,6 +42,10 @@ export const legacyBody = (d: FailureDescription) => {
 export const renderFailure = (d: FailureDescription, info: RequestInfo, baseUrl: string) => {
   const headers: Record<string, string> = {}
   if (d.retryAfter !== undefined) headers["retry-after"] = String(d.retryAfter)
+  if (d.allow !== undefined) headers.allow = d.allow.join(", ")
+  // The rest of an oversized body is never read: close the connection, so the client's next
+  // request goes on a fresh one instead of meeting a reset socket (operating contract §5.1).
+  if (d.status === 413) headers.connection = "close"
   return info.generation === "legacy"
     ? HttpServerResponse.jsonUnsafe(legacyBody(d), { status: d.status, headers })
     : HttpServerResponse.jsonUnsafe(problemBody(d, info, baseUrl), {

@@ -1,13 +1,15 @@
 import { ByteSize, Cause, Context, Effect, Option, type Types } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { MaxBodySize } from "effect/http/HttpIncomingMessage"
-import { PayloadTooLarge } from "../domain/errors.js"
+import { type ApiFailure, MethodNotAllowed, PayloadTooLarge, ValidationFailed } from "../domain/errors.js"
+import { findUnacceptableValue } from "../domain/json-input.js"
 import { Settings } from "../services/settings.js"
 import { deprecationHeaders } from "./deprecation.js"
 import { describeFailure, type FailureDescription } from "./failure-table.js"
 import { classifyRequestError } from "./middleware/request-failures.js"
 import { ClientAddress, CurrentRequest, generationOf, newRequestId, type RequestInfo } from "./request-info.js"
 import { renderFailure } from "./respond.js"
+import { makeAllowedMethods, type RouteEntry } from "./route-table.js"
 
 /** Where request log lines go; the server writes them to stdout as JSON. */
 export type RequestLogger = (line: Readonly<Record<string, string | number>>) => void
@@ -38,17 +40,61 @@ const normaliseFrameworkError = (
   return renderFailure(description, info, baseUrl)
 }
 
+// Generations whose JSON bodies are read by HttpApi handlers; the OAuth and agent endpoints
+// answer in their own protocols' formats and check their own input.
+const inspectedGenerations: ReadonlySet<string> = new Set(["v3", "legacy", "operator", "storefront"])
+const bodyMethods: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"])
+
+const isJsonBody = (request: HttpServerRequest.HttpServerRequest, info: RequestInfo): boolean =>
+  bodyMethods.has(request.method) && inspectedGenerations.has(info.generation) &&
+  (request.headers["content-type"] ?? "").toLowerCase().includes("json")
+
+// Values no field can take (NUL, unpaired surrogates, overflowing numbers, nesting deeper
+// than 64) are refused naming the field before any handler, schema or database sees them.
+// Unparseable text is left to the handler, which answers it as a malformed body.
+const unacceptableBody = (text: string): ApiFailure | undefined => {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  const fault = findUnacceptableValue(body)
+  return fault === undefined ? undefined : new ValidationFailed({ errors: [fault] })
+}
+
+// The request's own effect, behind the body check where its body is JSON.
+const inspectBody = (
+  request: HttpServerRequest.HttpServerRequest,
+  info: RequestInfo,
+  httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest> =>
+  isJsonBody(request, info)
+    ? Effect.flatMap(request.text, (text) => {
+      const refused = unacceptableBody(text)
+      return refused === undefined ? httpEffect : Effect.fail(refused)
+    })
+    : httpEffect
+
 /**
  * The outermost layer of every request: gives it a request id, enforces the body limit,
+ * refuses bodies no field can take, answers a known path with another method with 405,
  * answers anything unanswered in the right error format, adds the request id and the
  * deprecation headers, and writes one log line (no headers, no query: no secrets).
  */
-export const layerRouterMiddleware = (log: RequestLogger) =>
+export const layerRouterMiddleware = (log: RequestLogger, routes: ReadonlyArray<RouteEntry>) =>
   HttpRouter.middleware(
     Effect.gen(function*() {
       const settings = yield* Settings
       const maxBody = ByteSize.bytes(settings.maxBodyBytes)
       const legacyHeaders = deprecationHeaders(settings.baseUrl)
+      const allowedMethods = makeAllowedMethods(routes)
+      // An unknown route whose path has other methods is a 405, not a 404.
+      const refine = (failure: ApiFailure, url: string): ApiFailure => {
+        if (failure._tag !== "NotFound" || failure.resource !== "route") return failure
+        const allowed = allowedMethods(url)
+        return allowed.length === 0 ? failure : new MethodNotAllowed({ allowed })
+      }
 
       // Everything a request gets before its handler runs, read from the context once.
       const begin = (context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
@@ -98,13 +144,13 @@ export const layerRouterMiddleware = (log: RequestLogger) =>
             ? Effect.succeed(
               renderFailure(describeFailure(new PayloadTooLarge({ limitBytes: settings.maxBodyBytes })), info, settings.baseUrl)
             )
-            : httpEffect.pipe(
+            : inspectBody(request, info, httpEffect).pipe(
               Effect.provideService(CurrentRequest, info),
               Effect.provideService(MaxBodySize, maxBody),
               Effect.catchCause((cause) => {
                 const error = Option.getOrUndefined(Cause.findErrorOption(cause)) ??
                   cause.reasons.find(Cause.isDieReason)?.defect
-                const failure = classifyRequestError(error, settings.maxBodyBytes)
+                const failure = refine(classifyRequestError(error, settings.maxBodyBytes), request.url)
                 if (failure._tag === "InternalError") {
                   log({ level: "error", request_id: info.requestId, message: Cause.pretty(cause) })
                 }

@@ -61,7 +61,7 @@ const visit: IssueVisitor = (issue, path, emit, descend) => {
       emit(fault(path, "required", "This field is required."))
       return true
     case "UnexpectedKey":
-      emit(fault(path, "unexpected_field", "This field is not allowed here."))
+      emit(fault(path, "unknown_field", "This member is not defined by the contract; check its spelling."))
       return true
     case "Filter": {
       const expected = issue.filter.annotations?.expected ?? issue.filter.annotations?.description

@@ -11,7 +11,10 @@ export const V3Customer = Schema.Struct({
 /** Decoded v3 order customer. */
 export type V3Customer = typeof V3Customer.Type
 
-/** v3 billing or shipping address; only `company`, `email` and `phone` accept null. */
+/**
+ * v3 billing or shipping address. `company`, and every member the v2 order defines as
+ * nullable (`email`, `phone`, `address_2`), accept null, so a translated v2 order is accepted.
+ */
 export const V3Address = Schema.Struct({
   first_name: Schema.optionalKey(Schema.String),
   last_name: Schema.optionalKey(Schema.String),
@@ -19,7 +22,7 @@ export const V3Address = Schema.Struct({
   email: optionalNullable(Schema.String),
   phone: optionalNullable(Schema.String),
   address_1: Schema.optionalKey(Schema.String),
-  address_2: Schema.optionalKey(Schema.String),
+  address_2: optionalNullable(Schema.String),
   city: Schema.optionalKey(Schema.String),
   province: Schema.optionalKey(Schema.String),
   postcode: Schema.optionalKey(Schema.String),

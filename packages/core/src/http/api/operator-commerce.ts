@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { V3Customer } from "../../domain/orders/v3-order.js"
 import { OperatorAuth, RequestFailures } from "../middleware/definitions.js"
+import { refuseUnknownMembers } from "./parse-options.js"
 
 const IdParam = Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThan(0))
 const Url = Schema.String.check(Schema.isMinLength(1))
@@ -80,6 +81,7 @@ export class OperatorCommerceApi extends HttpApiGroup.make("operatorCommerce")
   .middleware(RequestFailures)
   .middleware(OperatorAuth)
   .prefix("/operator/v1")
+  .annotate(...refuseUnknownMembers)
   .annotate(OpenApi.Title, "Operator: integrations and imports")
   .annotate(OpenApi.Exclude, true)
 {}

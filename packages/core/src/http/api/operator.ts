@@ -4,6 +4,7 @@ import { PricingModel, ProductFamily, SelectionMode } from "../../domain/enums.j
 import { CustomiserV3 } from "../../domain/pricing/customiser.js"
 import { SCOPES } from "../../domain/scopes.js"
 import { OperatorAuth, RequestFailures } from "../middleware/definitions.js"
+import { refuseUnknownMembers } from "./parse-options.js"
 
 const NonEmpty = Schema.String.check(Schema.isMinLength(1))
 const Id = Schema.Int.check(Schema.isGreaterThan(0))
@@ -141,6 +142,7 @@ export class OperatorApi extends HttpApiGroup.make("operator")
   .middleware(RequestFailures)
   .middleware(OperatorAuth)
   .prefix("/operator/v1")
+  .annotate(...refuseUnknownMembers)
   .annotate(OpenApi.Title, "Operator")
   .annotate(OpenApi.Exclude, true)
 {}

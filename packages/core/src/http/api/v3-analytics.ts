@@ -4,6 +4,7 @@ import { ANALYTICS_PERIODS } from "../../domain/analytics/period.js"
 import { RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, RequestFailures } from "../middleware/definitions.js"
 import { Envelope } from "../wire.js"
+import { refuseUnknownMembers } from "./parse-options.js"
 
 /** A revenue bucket: one native currency (null for malformed stored codes), never converted. */
 export const RevenueBucketV3 = Schema.Struct({
@@ -40,5 +41,6 @@ export class V3AnalyticsApi extends HttpApiGroup.make("v3Analytics")
   .middleware(RequestFailures)
   .middleware(ApiKeyAuth)
   .prefix("/api/v3")
+  .annotate(...refuseUnknownMembers)
   .annotate(OpenApi.Title, "Analytics")
 {}

@@ -5,6 +5,7 @@ import { V3Artwork, V3Customisation, V3ProductRequest } from "../../domain/order
 import { Idempotency, RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, IdempotentWrites, RequestFailures } from "../middleware/definitions.js"
 import { Envelope } from "../wire.js"
+import { refuseUnknownMembers } from "./parse-options.js"
 
 const IdParam = Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThan(0))
 
@@ -81,5 +82,6 @@ export class V3CommerceApi extends HttpApiGroup.make("v3Commerce")
   .middleware(RequestFailures)
   .middleware(ApiKeyAuth)
   .prefix("/api/v3")
+  .annotate(...refuseUnknownMembers)
   .annotate(OpenApi.Title, "Orders and products")
 {}

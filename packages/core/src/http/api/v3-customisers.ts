@@ -5,6 +5,7 @@ import { PricingDocumentV3 } from "../../domain/pricing/schema-v3.js"
 import { Idempotency, RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, IdempotentWrites, RequestFailures } from "../middleware/definitions.js"
 import { CollectionEnvelope, Envelope } from "../wire.js"
+import { refuseUnknownMembers } from "./parse-options.js"
 
 const params = { customiser_id: Schema.String }
 
@@ -85,5 +86,6 @@ export class V3CustomisersApi extends HttpApiGroup.make("v3Customisers")
   .middleware(RequestFailures)
   .middleware(ApiKeyAuth)
   .prefix("/api/v3")
+  .annotate(...refuseUnknownMembers)
   .annotate(OpenApi.Title, "Customisers and pricing")
 {}

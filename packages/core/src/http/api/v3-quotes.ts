@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, RequestFailures } from "../middleware/definitions.js"
 import { CollectionEnvelope } from "../wire.js"
+import { refuseUnknownMembers } from "./parse-options.js"
 
 /** One answer of a form. */
 export const FormResponseSchema = Schema.Struct({
@@ -36,5 +37,6 @@ export class V3QuotesApi extends HttpApiGroup.make("v3Quotes")
   .middleware(RequestFailures)
   .middleware(ApiKeyAuth)
   .prefix("/api/v3")
+  .annotate(...refuseUnknownMembers)
   .annotate(OpenApi.Title, "Quotes")
 {}

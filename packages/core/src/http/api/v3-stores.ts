@@ -4,6 +4,7 @@ import { SCOPES } from "../../domain/scopes.js"
 import { RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, RequestFailures } from "../middleware/definitions.js"
 import { Envelope } from "../wire.js"
+import { refuseUnknownMembers } from "./parse-options.js"
 
 /** The v3 Store as the calling key sees it. */
 export const StoreV3 = Schema.Struct({
@@ -29,5 +30,6 @@ export class V3StoresApi extends HttpApiGroup.make("v3Stores")
   .middleware(RequestFailures)
   .middleware(ApiKeyAuth)
   .prefix("/api/v3")
+  .annotate(...refuseUnknownMembers)
   .annotate(OpenApi.Title, "Stores")
 {}

@@ -4,6 +4,7 @@ import { WEBHOOK_TOPICS } from "../../domain/webhooks/topics.js"
 import { Idempotency, RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, IdempotentWrites, RequestFailures } from "../middleware/definitions.js"
 import { CollectionEnvelope, Envelope } from "../wire.js"
+import { refuseUnknownMembers } from "./parse-options.js"
 
 /** A topic a subscription can choose. */
 export const WebhookTopicSchema = Schema.Literals(WEBHOOK_TOPICS).annotate({ identifier: "WebhookTopic" })
@@ -156,5 +157,6 @@ export class V3WebhooksApi extends HttpApiGroup.make("v3Webhooks")
   .middleware(RequestFailures)
   .middleware(ApiKeyAuth)
   .prefix("/api/v3")
+  .annotate(...refuseUnknownMembers)
   .annotate(OpenApi.Title, "Webhooks")
 {}

@@ -20,6 +20,7 @@ import { CurrentRequest } from "../request-info.js"
 import { cookiePolicy, withCookie } from "./cookies.js"
 import { type ClientDisplay, consentPage, signInPage } from "./pages.js"
 import { oauthErrorResponse, oauthJson, preflight, publicJson } from "./respond.js"
+import type { RouteEntry } from "../route-table.js"
 
 const CSRF_COOKIE_SECONDS = 60 * 60
 
@@ -322,6 +323,26 @@ const authorizationServerDocument = Effect.gen(function*() {
 /** What the authorization server's handlers use; resolved once, when the routes are built. */
 type RouteServices = OAuthClients | OAuthGrants | OAuthSessions | RateLimiter | Settings
 
+type RouteHandler = (
+  request: HttpServerRequest.HttpServerRequest
+) => Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, RouteServices>
+
+// The endpoints browser-based agents call cross-origin.
+const CORS_ENDPOINTS = ["/oauth/register", "/oauth/token", "/oauth/revoke"] as const
+
+const routes: ReadonlyArray<RouteEntry & { readonly method: "GET" | "POST" | "OPTIONS"; readonly handler: RouteHandler }> = [
+  { method: "GET", path: "/.well-known/oauth-authorization-server", handler: () => authorizationServerDocument },
+  { method: "POST", path: "/oauth/register", handler: register },
+  { method: "GET", path: "/oauth/authorize", handler: authorizeGet },
+  { method: "POST", path: "/oauth/authorize", handler: authorizePost },
+  { method: "POST", path: "/oauth/token", handler: token },
+  { method: "POST", path: "/oauth/revoke", handler: revoke },
+  ...CORS_ENDPOINTS.map((path) => ({ method: "OPTIONS" as const, path, handler: () => Effect.succeed(preflight) }))
+]
+
+/** The authorization server's routes (method and path), for 405 answers. */
+export const oauthRouteTable: ReadonlyArray<RouteEntry> = routes.map(({ method, path }) => ({ method, path }))
+
 /**
  * The authorization server's routes on the base URL. The handlers get their services
  * from the app being built, not from the serving context, so the same layer works in
@@ -330,19 +351,8 @@ type RouteServices = OAuthClients | OAuthGrants | OAuthSessions | RateLimiter | 
 export const layerOAuthRoutes = HttpRouter.use((router) =>
   Effect.gen(function*() {
     const context = yield* Effect.context<RouteServices>()
-    const add = <E>(
-      method: "GET" | "POST" | "OPTIONS",
-      path: `/${string}`,
-      handler: (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, RouteServices>
-    ) => router.add(method, path, (request) => Effect.provideContext(handler(request), context))
-    yield* add("GET", "/.well-known/oauth-authorization-server", () => authorizationServerDocument)
-    yield* add("POST", "/oauth/register", register)
-    yield* add("GET", "/oauth/authorize", authorizeGet)
-    yield* add("POST", "/oauth/authorize", authorizePost)
-    yield* add("POST", "/oauth/token", token)
-    yield* add("POST", "/oauth/revoke", revoke)
-    for (const path of ["/oauth/register", "/oauth/token", "/oauth/revoke"] as const) {
-      yield* add("OPTIONS", path, () => Effect.succeed(preflight))
+    for (const route of routes) {
+      yield* router.add(route.method, route.path, (request) => Effect.provideContext(route.handler(request), context))
     }
   })
 )

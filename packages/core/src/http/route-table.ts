@@ -1,0 +1,49 @@
+import * as FindMyWay from "effect/http/FindMyWay"
+import { HttpApi, type HttpApiGroup } from "effect/http-api"
+
+/** One route the app serves: a method (or `*` for every method) and a path pattern. */
+export interface RouteEntry {
+  readonly method: string
+  readonly path: `/${string}`
+}
+
+const isRoutePath = (path: string): path is `/${string}` => path.startsWith("/")
+
+/** Every endpoint of an HttpApi definition as a route entry (group prefixes included). */
+export const apiRouteTable = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>
+): ReadonlyArray<RouteEntry> => {
+  const routes: Array<RouteEntry> = []
+  HttpApi.reflect(api, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      const path = endpoint.path
+      if (isRoutePath(path)) routes.push({ method: endpoint.method, path })
+    }
+  })
+  return routes
+}
+
+/**
+ * Answers "which methods does this URL have?" from the app's route table, so a request
+ * whose path exists with another method gets 405 and an `Allow` header (operating contract
+ * §5.1) instead of 404. Paths match exactly as the router matches them.
+ */
+export const makeAllowedMethods = (routes: ReadonlyArray<RouteEntry>) => {
+  // The router's own defaults, so a path matches here exactly when it matches there.
+  const router = FindMyWay.make<true>()
+  const methods = new Set<string>()
+  for (const route of routes) {
+    if (route.method === "*") router.all(route.path, true)
+    else {
+      router.on(route.method, route.path, true)
+      methods.add(route.method)
+    }
+  }
+  const known = [...methods].sort()
+  return (url: string): ReadonlyArray<string> => {
+    const allowed = known.filter((method) => router.find(method, url) !== undefined)
+    // The router answers HEAD with the GET route.
+    return allowed.includes("GET") && !allowed.includes("HEAD") ? [...allowed, "HEAD"].sort() : allowed
+  }
+}
