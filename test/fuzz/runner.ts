@@ -1,0 +1,143 @@
+import fc from "fast-check"
+import type { FuzzEntry, Prepared } from "./catalogue.js"
+import {
+  ALWAYS,
+  applyForm,
+  applyJson,
+  describeMutation,
+  formParams,
+  isBadStringValue,
+  type Mutation,
+  mutationOf,
+  type RequestBody,
+  type Segment
+} from "./mutations.js"
+import { accepted, type Answer, answerFault } from "./shapes.js"
+import type { FuzzWorld } from "./world.js"
+
+/** How many bodies each entry receives and with which seed (`npm run fuzz` raises the runs). */
+export const fuzzSettings = () => ({
+  runs: Number(process.env.FUZZ_RUNS ?? "12"),
+  seed: Number(process.env.FUZZ_SEED ?? "20261123"),
+  report: process.env.FUZZ_REPORT === "1"
+})
+
+/** One answer that broke a property, with what was sent. */
+export interface Finding {
+  readonly entry: string
+  readonly mutation: string
+  readonly status: number
+  readonly fault: string
+  readonly excerpt: string
+}
+
+/** What one entry received and how it answered. */
+export interface EntryStats {
+  readonly entry: string
+  bodies: number
+  readonly byClass: Record<string, number>
+  readonly findings: Array<Finding>
+}
+
+const fill = (template: string, params: Readonly<Record<string, string>>, raw: ReadonlySet<string>) =>
+  template.replace(/\{(\w+)\}/g, (_whole, name: string) => {
+    const value = params[name] ?? ""
+    return raw.has(name) ? value : encodeURIComponent(value)
+  })
+
+const streamOf = (bytes: Uint8Array<ArrayBuffer>) =>
+  new ReadableStream<Uint8Array<ArrayBuffer>>({
+    start(controller) {
+      // Several chunks, as a client streaming a large body would send them.
+      for (let at = 0; at < bytes.length; at += 64 * 1024) controller.enqueue(bytes.subarray(at, at + 64 * 1024))
+      controller.close()
+    }
+  })
+
+const bodyOf = (entry: FuzzEntry, prepared: Prepared, mutation: Mutation | undefined): RequestBody | undefined => {
+  const bodyKept = mutation === undefined || mutation.kind === "path_param"
+  if (bodyKept && prepared.body === undefined) return undefined
+  if (entry.encoding === "form") return applyForm(formParams(prepared.body as Record<string, string>), mutation)
+  // Bodiless writes get the mutations of an empty JSON object: a body where none belongs.
+  return applyJson(prepared.body ?? {}, entry.contentType, mutation)
+}
+
+/** Sends an entry's request, spoiled by `mutation` when one is given, and reads the answer. */
+export const send = async (world: FuzzWorld, entry: FuzzEntry, prepared: Prepared, mutation?: Mutation): Promise<Answer> => {
+  const params = mutation?.kind === "path_param" ? { ...prepared.params, [mutation.name]: mutation.value } : prepared.params
+  const path = fill(entry.path, params, new Set(mutation?.kind === "path_param" ? [mutation.name] : []))
+  const body = bodyOf(entry, prepared, mutation)
+  const headers: Record<string, string> = { ...prepared.headers }
+  if (body?.contentType !== undefined && body.contentType !== null) headers["content-type"] = body.contentType
+  if (body !== undefined && body.transport === "sized") headers["content-length"] = String(body.bytes.length)
+  const init: RequestInit & { duplex?: "half" } = { method: entry.method, headers }
+  if (body !== undefined) {
+    init.body = body.transport === "chunked" ? streamOf(body.bytes) : body.bytes
+    if (body.transport === "chunked") init.duplex = "half"
+  }
+  const response = await world.app.fetchApp(path, init)
+  return { status: response.status, contentType: response.headers.get("content-type") ?? "", text: await response.text() }
+}
+
+const valueAt = (value: unknown, path: ReadonlyArray<Segment>): unknown =>
+  path.reduce<unknown>((at, segment) => (at !== null && typeof at === "object" ? (at as Record<string, unknown>)[segment] : undefined), value)
+
+/**
+ * What is wrong with the answer to a mutated request: a 5xx or the wrong error format, or a
+ * defined string field that accepted NUL or an unpaired surrogate (operating contract §5.1).
+ */
+export const mutationFault = (entry: FuzzEntry, prepared: Prepared, mutation: Mutation, answer: Answer): string | undefined => {
+  const fault = answerFault(entry.format, answer)
+  if (fault !== undefined) return fault
+  const stringReplaced = mutation.kind === "replace" && entry.encoding === "json" && typeof valueAt(prepared.body, mutation.path) === "string"
+  if (stringReplaced && isBadStringValue(mutation.value) && accepted(entry.format, answer)) {
+    return "accepted a string holding NUL or an unpaired surrogate"
+  }
+  return undefined
+}
+
+const classOf = (status: number) => `${Math.floor(status / 100)}xx`
+
+const seedOf = (base: number, name: string) => {
+  let hash = base | 0
+  for (const char of name) hash = (Math.imul(hash, 31) + char.charCodeAt(0)) | 0
+  return hash
+}
+
+/** What is wrong with the answer to an entry's valid request, if anything. */
+export const validFault = (entry: FuzzEntry, answer: Answer): string | undefined =>
+  answer.status === entry.success && accepted(entry.format, answer)
+    ? undefined
+    : `valid request answered ${answer.status}: ${answer.text.slice(0, 300)}`
+
+/**
+ * Sends an entry the structural mutations every entry gets, then `runs` generated ones from a
+ * fixed seed. Every broken property is recorded rather than thrown, so one run lists every
+ * distinct fault of the entry; the caller asserts the list is empty.
+ */
+export const fuzzEntry = async (world: FuzzWorld, entry: FuzzEntry, settings: ReturnType<typeof fuzzSettings>): Promise<EntryStats> => {
+  const stats: EntryStats = { entry: entry.name, bodies: 0, byClass: {}, findings: [] }
+  const target = await entry.prepare(world, "mutate")
+  const arbitrary = mutationOf({
+    body: target.body ?? {},
+    pathParams: target.params,
+    form: entry.encoding === "form"
+  })
+  const property = fc.asyncProperty(arbitrary, async (mutation) => {
+    const prepared = await entry.prepare(world, "mutate")
+    const answer = await send(world, entry, prepared, mutation)
+    stats.bodies += 1
+    const key = classOf(answer.status)
+    stats.byClass[key] = (stats.byClass[key] ?? 0) + 1
+    const fault = mutationFault(entry, prepared, mutation, answer)
+    if (fault !== undefined) {
+      stats.findings.push({ entry: entry.name, mutation: describeMutation(mutation), status: answer.status, fault, excerpt: answer.text.slice(0, 200) })
+    }
+  })
+  await fc.assert(property, {
+    numRuns: settings.runs,
+    seed: seedOf(settings.seed, entry.name),
+    examples: ALWAYS.map((mutation) => [mutation] as [Mutation])
+  })
+  return stats
+}
