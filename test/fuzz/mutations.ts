@@ -62,6 +62,9 @@ export const isBadStringValue = (value: string): boolean => {
   return typeof text === "string" && (text.includes("\u0000") || /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text))
 }
 
+/** Numbers beyond every double (`1e400`, `1.79e309`): no field can hold them (operating contract §5.1). */
+export const isOverflowingNumber = (value: string): boolean => /^-?\d+(\.\d+)?e(309|3[1-9]\d|[4-9]\d\d)$/i.test(value)
+
 /**
  * Odd spellings of a path id: other forms of the valid id itself (so a lenient parser can only
  * reach the entry's own resource, never another entry's), and text that names no id at all.
@@ -215,7 +218,7 @@ const padded = (text: string, total: number): string => {
   const filler = (room: number) => "x".repeat(Math.max(0, room))
   if (text.startsWith("{") && text !== "{}") {
     const head = "{\"fuzz_padding\":\""
-    return `${head}${filler(total - text.length - head.length - 2)}",${text.slice(1)}`
+    return `${head}${filler(total - text.length - head.length - 1)}",${text.slice(1)}`
   }
   const head = "[\""
   return `${head}${filler(total - text.length - head.length - 3)}",${text}]`

@@ -1,4 +1,5 @@
 import fc from "fast-check"
+import { escapePointerToken, toPointer } from "../../packages/core/src/domain/field-error.js"
 import type { FuzzEntry, Prepared } from "./catalogue.js"
 import {
   ALWAYS,
@@ -7,6 +8,7 @@ import {
   describeMutation,
   formParams,
   isBadStringValue,
+  isOverflowingNumber,
   type Mutation,
   mutationOf,
   type RequestBody,
@@ -82,16 +84,56 @@ export const send = async (world: FuzzWorld, entry: FuzzEntry, prepared: Prepare
 const valueAt = (value: unknown, path: ReadonlyArray<Segment>): unknown =>
   path.reduce<unknown>((at, segment) => (at !== null && typeof at === "object" ? (at as Record<string, unknown>)[segment] : undefined), value)
 
+// The fields an answer names: problem `errors[].pointer`s, or the legacy format's dotted keys as pointers.
+const namedPointers = (format: FuzzEntry["format"], answer: Answer): ReadonlyArray<string> => {
+  try {
+    const body: unknown = JSON.parse(answer.text)
+    if (body === null || typeof body !== "object") return []
+    const errors = (body as { errors?: unknown }).errors
+    if (format === "legacy" && errors !== null && typeof errors === "object") {
+      return Object.keys(errors).map((key) => `/${key.split(".").map(escapePointerToken).join("/")}`)
+    }
+    if (!Array.isArray(errors)) return []
+    return errors.flatMap((error: unknown) => {
+      const pointer = error !== null && typeof error === "object" ? (error as { pointer?: unknown }).pointer : undefined
+      return typeof pointer === "string" ? [pointer] : []
+    })
+  } catch {
+    return []
+  }
+}
+
+// Whether `named` is the field at `pointer`, inside it, or one of its (non-root) parents.
+const related = (named: string, pointer: string) =>
+  named === pointer || named.startsWith(`${pointer}/`) || (named !== "" && pointer.startsWith(`${named}/`))
+
+/** Whether an entry's body falls under "v3 and operator write bodies refuse members the contract does not define". */
+const refusesUnknownMembers = (entry: FuzzEntry) =>
+  entry.encoding === "json" && entry.format === "problem" && /^\/(api\/v3|operator)\//.test(entry.path)
+
 /**
- * What is wrong with the answer to a mutated request: a 5xx or the wrong error format, or a
- * defined string field that accepted NUL or an unpaired surrogate (operating contract §5.1).
+ * What is wrong with the answer to a mutated request (operating contract §5.1): a 5xx or the
+ * wrong error format; a NUL, an unpaired surrogate or an overflowing number in a defined field
+ * not refused with a 4xx naming that field; an unknown member of a v3 or operator body not
+ * refused with a 422 naming it.
  */
 export const mutationFault = (entry: FuzzEntry, prepared: Prepared, mutation: Mutation, answer: Answer): string | undefined => {
   const fault = answerFault(entry.format, answer)
   if (fault !== undefined) return fault
-  const stringReplaced = mutation.kind === "replace" && entry.encoding === "json" && typeof valueAt(prepared.body, mutation.path) === "string"
-  if (stringReplaced && isBadStringValue(mutation.value) && accepted(entry.format, answer)) {
-    return "accepted a string holding NUL or an unpaired surrogate"
+  if (mutation.kind === "replace" && entry.encoding === "json" && mutation.path.length > 0) {
+    const original = valueAt(prepared.body, mutation.path)
+    const spoilt = (typeof original === "string" && isBadStringValue(mutation.value)) ||
+      (typeof original === "number" && isOverflowingNumber(mutation.value))
+    if (spoilt && accepted(entry.format, answer)) return `accepted ${typeof original === "string" ? "a string holding NUL or an unpaired surrogate" : "an overflowing number"}`
+    const pointer = toPointer(mutation.path)
+    if (spoilt && entry.format !== "agent" && !namedPointers(entry.format, answer).some((named) => related(named, pointer))) {
+      return `refused without naming ${pointer}`
+    }
+  }
+  if (mutation.kind === "add_member" && refusesUnknownMembers(entry)) {
+    const pointer = toPointer([...mutation.path, mutation.name])
+    const named = namedPointers(entry.format, answer).some((n) => n === pointer || n.startsWith(`${pointer}/`))
+    if (answer.status !== 422 || !named) return `unknown member ${JSON.stringify(pointer)} not refused with a 422 naming it`
   }
   return undefined
 }
