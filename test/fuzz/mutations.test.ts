@@ -24,12 +24,13 @@ describe("mutations of a valid request", () => {
   it("makes bodies just under and just over the limit, sized or chunked", () => {
     const near = applyJson(valid, "application/json", { kind: "oversize", size: "near_limit", transport: "sized" })
     expect(near.bytes.length).toBe(BODY_LIMIT - 64)
-    expect(JSON.parse(text(near.bytes)).name).toBe("Neon")
+    expect(JSON.parse(text(near.bytes)).name).toMatch(/^x+$/)
     const over = applyJson(valid, "application/json", { kind: "oversize", size: "over_limit", transport: "chunked" })
     expect(over.bytes.length).toBe(BODY_LIMIT + 1)
     expect(over.transport).toBe("chunked")
     const form = applyForm({ a: "1" }, { kind: "oversize", size: "over_limit", transport: "sized" })
     expect(form.bytes.length).toBe(BODY_LIMIT + 1)
+    expect(applyJson({ a: 1 }, "application/json", { kind: "oversize", size: "over_limit", transport: "sized" }).bytes.length).toBe(BODY_LIMIT + 1)
     expect(applyJson([1], "application/json", { kind: "oversize", size: "over_limit", transport: "sized" }).bytes.length).toBe(BODY_LIMIT + 1)
   })
 

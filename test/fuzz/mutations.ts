@@ -213,9 +213,16 @@ const spliceJson = (value: unknown, path: ReadonlyArray<Segment>, raw: string | 
   return JSON.stringify(copy).replace(JSON.stringify(MARK), () => raw)
 }
 
-const padded = (text: string, total: number): string => {
-  // A padding member at the root of an object body, else a padded array around the body.
+// The body grown to `total` bytes: its first string field made long (a big string where the
+// contract reads one), else a padding member at the root, else a padded array around it.
+const padded = (valid: unknown, total: number): string => {
+  const text = JSON.stringify(valid)
   const filler = (room: number) => "x".repeat(Math.max(0, room))
+  const field = pathsOf(valid).find((path) => typeof valueAt(valid, path) === "string")
+  if (field !== undefined) {
+    const without = spliceJson(valid, field, "\"\"")
+    return spliceJson(valid, field, `"${filler(total - without.length)}"`)
+  }
   if (text.startsWith("{") && text !== "{}") {
     const head = "{\"fuzz_padding\":\""
     return `${head}${filler(total - text.length - head.length - 1)}",${text.slice(1)}`
@@ -283,7 +290,7 @@ export const applyJson = (valid: unknown, contentType: string, mutation: Mutatio
     case "content_type":
       return json(validText, mutation.contentType)
     case "oversize":
-      return json(padded(validText, mutation.size === "near_limit" ? BODY_LIMIT - 64 : BODY_LIMIT + 1), contentType, mutation.transport)
+      return json(padded(valid, mutation.size === "near_limit" ? BODY_LIMIT - 64 : BODY_LIMIT + 1), contentType, mutation.transport)
   }
 }
 

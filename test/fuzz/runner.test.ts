@@ -23,6 +23,11 @@ const problem = (status: number, pointers: ReadonlyArray<string>) => ({
     errors: pointers.map((pointer) => ({ pointer, code: "invalid", detail: "d" }))
   })
 })
+const plainProblem = (status: number, code: string) => ({
+  status,
+  contentType: "application/problem+json",
+  text: JSON.stringify({ type: "t", title: "T", status, code, detail: "d", request_id: "r" })
+})
 const created = { status: 201, contentType: "application/json", text: "{}" }
 
 describe("the properties a fuzzed answer must keep", () => {
@@ -39,6 +44,15 @@ describe("the properties a fuzzed answer must keep", () => {
     expect(mutationFault(v3, prepared, overflow, problem(422, ["/name"]))).toMatch(/without naming \/price/)
     // A number where a string was is a plain type fault, and any refusal will do.
     expect(mutationFault(v3, prepared, { kind: "replace", path: ["name"], value: "1e400" }, problem(422, [""]))).toBeUndefined()
+  })
+
+  it("wants every body over the limit answered 413, whichever way it travels", () => {
+    for (const transport of ["sized", "chunked"] as const) {
+      const over = { kind: "oversize", size: "over_limit", transport } as const
+      expect(mutationFault(v3, prepared, over, plainProblem(413, "payload_too_large"))).toBeUndefined()
+      expect(mutationFault(v3, prepared, over, plainProblem(400, "malformed_request"))).toMatch(/not 413/)
+    }
+    expect(mutationFault(v3, prepared, { kind: "oversize", size: "near_limit", transport: "sized" }, plainProblem(400, "malformed_request"))).toBeUndefined()
   })
 
   it("reads the legacy format's dotted keys as the fields it names", () => {

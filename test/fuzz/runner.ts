@@ -120,6 +120,7 @@ const refusesUnknownMembers = (entry: FuzzEntry) =>
 export const mutationFault = (entry: FuzzEntry, prepared: Prepared, mutation: Mutation, answer: Answer): string | undefined => {
   const fault = answerFault(entry.format, answer)
   if (fault !== undefined) return fault
+  if (mutation.kind === "oversize" && mutation.size === "over_limit" && answer.status !== 413) return `body over the limit answered ${answer.status}, not 413`
   if (mutation.kind === "replace" && entry.encoding === "json" && mutation.path.length > 0) {
     const original = valueAt(prepared.body, mutation.path)
     const spoilt = (typeof original === "string" && isBadStringValue(mutation.value)) ||
