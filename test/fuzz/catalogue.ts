@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto"
+import { OPERATOR_TOKEN } from "../support/app.js"
 import { simpleLetterContent, simpleLetterContentV2 } from "../support/pricing-fixtures.js"
 import type { ErrorFormat } from "./shapes.js"
 import type { FuzzWorld } from "./world.js"
@@ -75,7 +76,7 @@ const perWorld = <A>(make: (world: FuzzWorld) => Promise<A>) => {
   }
 }
 
-const operatorHeaders = { authorization: "Bearer op_test_token" }
+const operatorHeaders = { authorization: `Bearer ${OPERATOR_TOKEN}` }
 const v3Headers = (world: FuzzWorld, idempotent = true) => ({
   ...world.bearer(world.v3Key),
   ...(idempotent ? { "idempotency-key": randomUUID() } : {})

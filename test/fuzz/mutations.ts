@@ -62,6 +62,16 @@ export const isBadStringValue = (value: string): boolean => {
   return typeof text === "string" && (text.includes("\u0000") || /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text))
 }
 
+/** Whether a raw value is JSON at all (`NaN` and `Infinity` are not). */
+export const isJsonText = (value: string): boolean => {
+  try {
+    JSON.parse(value)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Numbers beyond every double (`1e400`, `1.79e309`): no field can hold them (operating contract §5.1). */
 export const isOverflowingNumber = (value: string): boolean => /^-?\d+(\.\d+)?e(309|3[1-9]\d|[4-9]\d\d)$/i.test(value)
 

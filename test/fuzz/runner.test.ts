@@ -62,12 +62,21 @@ describe("the properties a fuzzed answer must keep", () => {
     expect(mutationFault(legacy, prepared, nul, answer({ request: ["bad"] }))).toMatch(/without naming/)
   })
 
+  it("reads an OAuth refusal's description as naming the field", () => {
+    const oauth = entryAt("/oauth/register", "oauth")
+    const refusal = (description: string) => ({ status: 400, contentType: "application/json", text: JSON.stringify({ error: "invalid_client_metadata", error_description: description }) })
+    expect(mutationFault(oauth, prepared, nul, refusal("city must not hold NUL"))).toBeUndefined()
+    expect(mutationFault(oauth, prepared, nul, refusal("bad metadata"))).toMatch(/without naming/)
+  })
+
   it("wants unknown members of v3 and operator bodies refused with a 422 naming them, not of other bodies", () => {
     const unknown = { kind: "add_member", path: ["address"], name: "zz", value: "1" } as const
     expect(mutationFault(v3, prepared, unknown, created)).toMatch(/unknown member "\/address\/zz"/)
     expect(mutationFault(v3, prepared, unknown, problem(422, ["/address/zz"]))).toBeUndefined()
     expect(mutationFault(v3, prepared, unknown, problem(422, ["/address"]))).toMatch(/unknown member/)
     expect(mutationFault(entryAt("/operator/v1/stores"), prepared, unknown, created)).toMatch(/unknown member/)
+    // A member valued NaN makes the body unreadable: a 400 is right.
+    expect(mutationFault(v3, prepared, { ...unknown, value: "NaN" }, plainProblem(400, "malformed_request"))).toBeUndefined()
     expect(mutationFault(entryAt("/storefront/v1/customisers/{id}/designs"), prepared, unknown, created)).toBeUndefined()
     expect(mutationFault(entryAt("/api/orders", "legacy"), prepared, unknown, created)).toBeUndefined()
   })

@@ -8,6 +8,7 @@ import {
   describeMutation,
   formParams,
   isBadStringValue,
+  isJsonText,
   isOverflowingNumber,
   type Mutation,
   mutationOf,
@@ -107,6 +108,17 @@ const namedPointers = (format: FuzzEntry["format"], answer: Answer): ReadonlyArr
 const related = (named: string, pointer: string) =>
   named === pointer || named.startsWith(`${pointer}/`) || (named !== "" && pointer.startsWith(`${named}/`))
 
+// Whether a refusal names the field at `path`: by pointer (problem), dotted key (legacy), or in
+// the RFC 6749 `error_description` (OAuth), which has no member for it.
+const namesField = (format: FuzzEntry["format"], answer: Answer, path: ReadonlyArray<Segment>): boolean => {
+  if (format === "oauth") {
+    const name = [...path].reverse().find((segment) => typeof segment === "string")
+    return name !== undefined && answer.text.includes(name)
+  }
+  const pointer = toPointer(path)
+  return namedPointers(format, answer).some((named) => related(named, pointer))
+}
+
 /** Whether an entry's body falls under "v3 and operator write bodies refuse members the contract does not define". */
 const refusesUnknownMembers = (entry: FuzzEntry) =>
   entry.encoding === "json" && entry.format === "problem" && /^\/(api\/v3|operator)\//.test(entry.path)
@@ -126,12 +138,12 @@ export const mutationFault = (entry: FuzzEntry, prepared: Prepared, mutation: Mu
     const spoilt = (typeof original === "string" && isBadStringValue(mutation.value)) ||
       (typeof original === "number" && isOverflowingNumber(mutation.value))
     if (spoilt && accepted(entry.format, answer)) return `accepted ${typeof original === "string" ? "a string holding NUL or an unpaired surrogate" : "an overflowing number"}`
-    const pointer = toPointer(mutation.path)
-    if (spoilt && entry.format !== "agent" && !namedPointers(entry.format, answer).some((named) => related(named, pointer))) {
-      return `refused without naming ${pointer}`
+    if (spoilt && entry.format !== "agent" && !namesField(entry.format, answer, mutation.path)) {
+      return `refused without naming ${toPointer(mutation.path)}`
     }
   }
-  if (mutation.kind === "add_member" && refusesUnknownMembers(entry)) {
+  // A member whose value is not JSON (NaN) makes the whole body unreadable: any 400 is right.
+  if (mutation.kind === "add_member" && refusesUnknownMembers(entry) && isJsonText(mutation.value)) {
     const pointer = toPointer([...mutation.path, mutation.name])
     const named = namedPointers(entry.format, answer).some((n) => n === pointer || n.startsWith(`${pointer}/`))
     if (answer.status !== 422 || !named) return `unknown member ${JSON.stringify(pointer)} not refused with a 422 naming it`

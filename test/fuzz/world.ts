@@ -1,10 +1,8 @@
 import type { DatabaseConfig } from "../../packages/core/src/storage/database.js"
 import { SCOPES } from "../../packages/core/src/domain/scopes.js"
 import { cookiesOf, hiddenFields, pkce, startOAuthApp } from "../oauth/harness.js"
+import { OPERATOR_TOKEN } from "../support/app.js"
 import { startIntegrator } from "../support/commerce.js"
-
-/** Scopes a connector can be granted: every API key scope. */
-const CONNECTOR_SCOPES: ReadonlyArray<string> = SCOPES
 
 const cookieHeader = (jar: Readonly<Record<string, string>>) =>
   Object.entries(jar).map(([name, value]) => `${name}=${value}`).join("; ")
@@ -41,7 +39,7 @@ export const startFuzzWorld = async (database: DatabaseConfig) => {
       ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) })
     })
   const operator = async (method: string, path: string, body: unknown, status: number) =>
-    expectStatus(await send(method, `/operator/v1${path}`, { body, headers: { authorization: "Bearer op_test_token" } }), status, `${method} ${path}`)
+    expectStatus(await send(method, `/operator/v1${path}`, { body, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } }), status, `${method} ${path}`)
 
   const merchant = await app.seedMerchant(1, "custom")
   const storeId = merchant.storeIds[0] ?? 0
@@ -118,7 +116,7 @@ export const startFuzzWorld = async (database: DatabaseConfig) => {
   const deliveryId = Number((deliveries.data as Array<{ id: number }>)[0]?.id)
 
   // A connector grant for the agent endpoint, for the same merchant and Store.
-  const connection = await app.connect({ scopes: CONNECTOR_SCOPES, merchant })
+  const connection = await app.connect({ scopes: SCOPES, merchant })
   const accessToken = connection.tokens.access_token
 
   // An OAuth client with a signed-in session: the consent form can then be posted again and again.
