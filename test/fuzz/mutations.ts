@@ -108,7 +108,8 @@ export const pathsOf = (value: unknown, prefix: ReadonlyArray<Segment> = []): Ar
   return here
 }
 
-const valueAt = (value: unknown, path: ReadonlyArray<Segment>): unknown =>
+/** The value at a path of a JSON value (undefined when there is none). */
+export const valueAt = (value: unknown, path: ReadonlyArray<Segment>): unknown =>
   path.reduce<unknown>((at, segment) => (at !== null && typeof at === "object" ? (at as Record<string, unknown>)[segment] : undefined), value)
 
 const WHOLE_BODY: ReadonlyArray<BodyKind> = ["empty", "not_json", "truncated_json", "invalid_utf8", "json_null", "json_array", "json_string", "json_number"]

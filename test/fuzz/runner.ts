@@ -13,7 +13,8 @@ import {
   type Mutation,
   mutationOf,
   type RequestBody,
-  type Segment
+  type Segment,
+  valueAt
 } from "./mutations.js"
 import { accepted, type Answer, answerFault } from "./shapes.js"
 import type { FuzzWorld } from "./world.js"
@@ -60,7 +61,7 @@ const streamOf = (bytes: Uint8Array<ArrayBuffer>) =>
 const bodyOf = (entry: FuzzEntry, prepared: Prepared, mutation: Mutation | undefined): RequestBody | undefined => {
   const bodyKept = mutation === undefined || mutation.kind === "path_param"
   if (bodyKept && prepared.body === undefined) return undefined
-  if (entry.encoding === "form") return applyForm(formParams(prepared.body as Record<string, string>), mutation)
+  if (entry.encoding === "form") return applyForm(formParams(prepared.body as Record<string, string | ReadonlyArray<string>>), mutation)
   // Bodiless writes get the mutations of an empty JSON object: a body where none belongs.
   return applyJson(prepared.body ?? {}, entry.contentType, mutation)
 }
@@ -81,9 +82,6 @@ export const send = async (world: FuzzWorld, entry: FuzzEntry, prepared: Prepare
   const response = await world.app.fetchApp(path, init)
   return { status: response.status, contentType: response.headers.get("content-type") ?? "", text: await response.text() }
 }
-
-const valueAt = (value: unknown, path: ReadonlyArray<Segment>): unknown =>
-  path.reduce<unknown>((at, segment) => (at !== null && typeof at === "object" ? (at as Record<string, unknown>)[segment] : undefined), value)
 
 // The fields an answer names: problem `errors[].pointer`s, or the legacy format's dotted keys as pointers.
 const namedPointers = (format: FuzzEntry["format"], answer: Answer): ReadonlyArray<string> => {
@@ -127,7 +125,7 @@ const refusesUnknownMembers = (entry: FuzzEntry) =>
  * What is wrong with the answer to a mutated request (operating contract §5.1): a 5xx or the
  * wrong error format; a NUL, an unpaired surrogate or an overflowing number in a defined field
  * not refused with a 4xx naming that field; an unknown member of a v3 or operator body not
- * refused with a 422 naming it.
+ * refused with a 422 naming it; a body over the limit answered with anything but 413.
  */
 export const mutationFault = (entry: FuzzEntry, prepared: Prepared, mutation: Mutation, answer: Answer): string | undefined => {
   const fault = answerFault(entry.format, answer)
