@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { FUZZ_ENTRIES } from "./catalogue.js"
+import { ALWAYS } from "./mutations.js"
 import { type EntryStats, fuzzEntry, fuzzSettings, send, validFault } from "./runner.js"
 import { startFuzzWorld, type FuzzWorld } from "./world.js"
 
@@ -13,7 +14,7 @@ const statsTable = (database: string, stats: ReadonlyArray<EntryStats>) => {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)))
   const line = (cells: ReadonlyArray<string>) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join("  ")
   const total = stats.reduce((sum, s) => sum + s.bodies, 0)
-  return [`fuzz (${database} database, seed ${settings.seed}, ${settings.runs} generated bodies per endpoint, ${total} in all)`, line(header), ...rows.map(line)].join("\n")
+  return [`fuzz (${database} database, seed ${settings.seed}, ${ALWAYS.length} structural and ${settings.runs} generated bodies per endpoint, ${total} in all)`, line(header), ...rows.map(line)].join("\n")
 }
 
 const findingsList = (stats: ReadonlyArray<EntryStats>) => {
@@ -41,9 +42,9 @@ describe.each(databaseVariants())("property-based fuzzing of every write ($name 
 
   for (const entry of FUZZ_ENTRIES) {
     it(`${entry.name}: no 5xx, the generation's error format, and the valid request still succeeds`, async () => {
-      expect(validFault(entry, await send(world, entry, await entry.prepare(world, "valid")))).toBeUndefined()
       const result = await fuzzEntry(world, entry, settings)
       stats.push(result)
+      // One valid request afterwards: a valid body that is wrong, or a service the spoiled bodies broke, fails here.
       expect(validFault(entry, await send(world, entry, await entry.prepare(world, "valid")))).toBeUndefined()
       expect(result.findings).toEqual([])
     })
