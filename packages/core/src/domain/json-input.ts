@@ -7,11 +7,12 @@ export const MAX_JSON_DEPTH = 64
 /** The largest integer a JSON number can carry exactly; beyond it a number overflows every field. */
 const LARGEST_EXACT = Number.MAX_SAFE_INTEGER
 
-// NUL, or a UTF-16 surrogate without its partner: text PostgreSQL (and most receivers) refuse.
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+// A UTF-16 surrogate without its partner: not text at all, and PostgreSQL refuses it, as it
+// refuses NUL.
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
 /** Whether a string holds NUL or an unpaired surrogate, which no text field can store. */
-export const isUnstorableText = (text: string): boolean => UNSTORABLE.test(text)
+export const isUnstorableText = (text: string): boolean => text.includes("\u0000") || UNPAIRED_SURROGATE.test(text)
 
 const unstorable = (path: ReadonlyArray<string | number>): FieldError => ({
   pointer: toPointer(path),
