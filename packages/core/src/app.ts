@@ -169,7 +169,15 @@ export const layerApp = (
     ...oauthRouteTable,
     ...(location.separateOrigin ? [] : agentRouteTable(location))
   ]
-  return Layer.mergeAll(api, layerDocs, layerOAuthRoutes, agent, layerRouterMiddleware(options.log ?? (() => {}), routes), worker).pipe(
+  const agentPath = location.separateOrigin ? undefined : location.path
+  return Layer.mergeAll(
+    api,
+    layerDocs,
+    layerOAuthRoutes,
+    agent,
+    layerRouterMiddleware(options.log ?? (() => {}), routes, agentPath),
+    worker
+  ).pipe(
     Layer.provideMerge(services)
   )
 }
@@ -191,7 +199,7 @@ export const layerAgentApp = (
   const location = agentLocation(options.settings.baseUrl, options.settings.mcpUrl)
   return Layer.mergeAll(
     layerAgentRoutes(location, agentTools),
-    layerRouterMiddleware(options.log ?? (() => {}), agentRouteTable(location))
+    layerRouterMiddleware(options.log ?? (() => {}), agentRouteTable(location), location.path)
   ).pipe(
     Layer.provideMerge(services)
   )

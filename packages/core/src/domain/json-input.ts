@@ -64,3 +64,11 @@ export const findUnacceptableValue = (body: unknown): FieldError | undefined => 
   }
   return undefined
 }
+
+/** The name of the first form or query parameter whose name or value no field can take. */
+export const findUnstorableParam = (params: URLSearchParams): string | undefined => {
+  for (const [name, value] of params) {
+    if (isUnstorableText(name) || isUnstorableText(value)) return isUnstorableText(name) ? "a parameter name" : name
+  }
+  return undefined
+}

@@ -15,6 +15,7 @@ import { Settings } from "../services/settings.js"
 import { publicJson } from "./oauth/respond.js"
 import { CurrentRequest } from "./request-info.js"
 import type { RouteEntry } from "./route-table.js"
+import { findUnacceptableValue } from "../domain/json-input.js"
 
 const CORS = {
   "access-control-allow-origin": "*",
@@ -56,6 +57,33 @@ const preflight = HttpServerResponse.empty({
 
 const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i
 
+const rpcError = (status: number, code: number, message: string, id: unknown, data?: unknown) =>
+  HttpServerResponse.jsonUnsafe(
+    { jsonrpc: "2.0", id: typeof id === "string" || typeof id === "number" ? id : null, error: { code, message, ...(data === undefined ? {} : { data }) } },
+    { status, headers: CORS }
+  )
+
+// A JSON-RPC message's id, when the body is a single request that has one.
+const idOf = (body: unknown): unknown =>
+  typeof body === "object" && body !== null && "id" in body ? body.id : null
+
+// JSON-RPC 2.0 §5.1: -32700 for unparseable JSON, -32602 for parameters no tool can take.
+const readMessage = (text: string) => {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return { _tag: "Refused", response: rpcError(400, -32700, "Parse error: the body is not valid JSON.", null) } as const
+  }
+  const fault = findUnacceptableValue(body)
+  return fault === undefined
+    ? { _tag: "Read", body } as const
+    : {
+      _tag: "Refused",
+      response: rpcError(400, -32602, `Invalid params: ${fault.pointer} ${fault.detail}`, idOf(body), { errors: [fault] })
+    } as const
+}
+
 /**
  * The agent endpoint: MCP over Streamable HTTP (stateless, JSON responses), behind the
  * connector token check. API keys and tokens bound to another resource get the 401
@@ -84,6 +112,10 @@ const mcpEndpoint = <R>(location: AgentLocation, tools: ReadonlyArray<AgentTool<
         { status: 405, headers: { ...CORS, allow: "POST, OPTIONS" } }
       )
     }
+    // The body is read here, under the service's body limit (the SDK would read up to its
+    // own 4 MiB), and checked for values no tool input can take before any tool sees it.
+    const message = readMessage(yield* request.text)
+    if (message._tag === "Refused") return message.response
     const context = yield* Effect.context<R>()
     const server = makeMcpServer(tools, principal.success, (effect) => Effect.runPromiseWith(context)(effect))
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
@@ -91,7 +123,7 @@ const mcpEndpoint = <R>(location: AgentLocation, tools: ReadonlyArray<AgentTool<
     const response = yield* Effect.promise(async () => {
       await server.connect(transport)
       try {
-        return await transport.handleRequest(web)
+        return await transport.handleRequest(web, { parsedBody: message.body })
       } finally {
         await server.close()
       }

@@ -2,7 +2,7 @@ import { Context } from "effect"
 import { randomBase62Pooled } from "../domain/api-key.js"
 
 /** Which wire conventions a request's path selects. */
-export type Generation = "v3" | "legacy" | "operator" | "storefront" | "system"
+export type Generation = "v3" | "legacy" | "operator" | "storefront" | "oauth" | "agent" | "system"
 
 /** Facts about the request being served, provided to every handler by the router middleware. */
 export interface RequestInfo {
@@ -38,11 +38,16 @@ export const clientAddressContext = (address: string): Context.Context<never> =>
 
 const LEGACY_PREFIXES = ["/api/v2/", "/api/orders", "/api/customisers/"]
 
-/** Tells the generation of a request from its path. */
-export const generationOf = (pathname: string): Generation => {
+/**
+ * Tells the generation of a request from its path; `agentPath` is where this listener serves
+ * the agent endpoint, if it does.
+ */
+export const generationOf = (pathname: string, agentPath?: string): Generation => {
+  if (pathname === agentPath) return "agent"
   if (pathname.startsWith("/api/v3/") || pathname === "/api/v3") return "v3"
   if (LEGACY_PREFIXES.some((prefix) => pathname.startsWith(prefix))) return "legacy"
   if (pathname.startsWith("/operator/")) return "operator"
   if (pathname.startsWith("/storefront/")) return "storefront"
+  if (pathname.startsWith("/oauth/")) return "oauth"
   return "system"
 }

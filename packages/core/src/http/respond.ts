@@ -38,6 +38,41 @@ export const legacyBody = (d: FailureDescription) => {
   return { message: d.detail, errors }
 }
 
+// RFC 6749 §5.2 has no codes for transport failures; these are the nearest.
+const oauthErrorCode = (d: FailureDescription): string =>
+  d.status >= 500 ? "server_error" : d.code === "rate_limited" ? "rate_limited" : "invalid_request"
+
+/** The authorization server's RFC 6749 `{error, error_description}` body for a failure. */
+export const oauthFailureBody = (d: FailureDescription) => ({
+  error: oauthErrorCode(d),
+  error_description: d.detail,
+  ...(d.retryAfter === undefined ? {} : { retry_after: d.retryAfter })
+})
+
+// JSON-RPC 2.0 §5.1: -32700 parse error, -32600 invalid request, -32603 internal error.
+const jsonRpcCode = (d: FailureDescription): number =>
+  d.status >= 500 ? -32603 : d.code === "malformed_request" ? -32700 : -32600
+
+/** The agent endpoint's JSON-RPC error for a failure met before any message was read. */
+export const jsonRpcFailureBody = (d: FailureDescription) => ({
+  jsonrpc: "2.0",
+  id: null,
+  error: { code: jsonRpcCode(d), message: d.detail, data: { status: d.status, code: d.code } }
+})
+
+const bodyOf = (d: FailureDescription, info: RequestInfo, baseUrl: string) => {
+  switch (info.generation) {
+    case "legacy":
+      return legacyBody(d)
+    case "oauth":
+      return oauthFailureBody(d)
+    case "agent":
+      return jsonRpcFailureBody(d)
+    default:
+      return problemBody(d, info, baseUrl)
+  }
+}
+
 /** Renders a failure in the wire format of the request's generation. */
 export const renderFailure = (d: FailureDescription, info: RequestInfo, baseUrl: string) => {
   const headers: Record<string, string> = {}
@@ -46,13 +81,12 @@ export const renderFailure = (d: FailureDescription, info: RequestInfo, baseUrl:
   // The rest of an oversized body is never read: close the connection, so the client's next
   // request goes on a fresh one instead of meeting a reset socket (operating contract §5.1).
   if (d.status === 413) headers.connection = "close"
-  return info.generation === "legacy"
-    ? HttpServerResponse.jsonUnsafe(legacyBody(d), { status: d.status, headers })
-    : HttpServerResponse.jsonUnsafe(problemBody(d, info, baseUrl), {
-      status: d.status,
-      headers,
-      contentType: "application/problem+json"
-    })
+  const problem = info.generation !== "legacy" && info.generation !== "oauth" && info.generation !== "agent"
+  return HttpServerResponse.jsonUnsafe(bodyOf(d, info, baseUrl), {
+    status: d.status,
+    headers,
+    ...(problem ? { contentType: "application/problem+json" } : {})
+  })
 }
 
 /** Answers a request with a domain failure: the one place failures become HTTP. */

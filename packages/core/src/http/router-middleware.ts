@@ -49,6 +49,11 @@ const isJsonBody = (request: HttpServerRequest.HttpServerRequest, info: RequestI
   bodyMethods.has(request.method) && inspectedGenerations.has(info.generation) &&
   (request.headers["content-type"] ?? "").toLowerCase().includes("json")
 
+// A body whose length is not declared up front (chunked), on a method that may carry one.
+const hasUndeclaredBody = (request: HttpServerRequest.HttpServerRequest, info: RequestInfo): boolean =>
+  request.method !== "GET" && request.method !== "HEAD" && request.headers["transfer-encoding"] !== undefined &&
+  inspectedGenerations.has(info.generation)
+
 // Values no field can take (NUL, unpaired surrogates, overflowing numbers, nesting deeper
 // than 64) are refused naming the field before any handler, schema or database sees them.
 // Unparseable text is left to the handler, which answers it as a malformed body.
@@ -74,6 +79,10 @@ const inspectBody = (
       const refused = unacceptableBody(text)
       return refused === undefined ? httpEffect : Effect.fail(refused)
     })
+    : hasUndeclaredBody(request, info)
+    // Read (up to the limit) even where the handler ignores it, so an oversized chunked body
+    // is a 413 with the connection closed, never a left-over stream on a kept-alive socket.
+    ? Effect.flatMap(request.arrayBuffer, () => httpEffect)
     : httpEffect
 
 /**
@@ -82,7 +91,12 @@ const inspectBody = (
  * answers anything unanswered in the right error format, adds the request id and the
  * deprecation headers, and writes one log line (no headers, no query: no secrets).
  */
-export const layerRouterMiddleware = (log: RequestLogger, routes: ReadonlyArray<RouteEntry>) =>
+export const layerRouterMiddleware = (
+  log: RequestLogger,
+  routes: ReadonlyArray<RouteEntry>,
+  /** Where this listener serves the agent endpoint, whose failures are JSON-RPC errors. */
+  agentPath?: string
+) =>
   HttpRouter.middleware(
     Effect.gen(function*() {
       const settings = yield* Settings
@@ -103,7 +117,7 @@ export const layerRouterMiddleware = (log: RequestLogger, routes: ReadonlyArray<
         const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt)
         const info: RequestInfo = {
           requestId: newRequestId(),
-          generation: generationOf(pathname),
+          generation: generationOf(pathname, agentPath),
           selfUrl: settings.baseUrl + request.url,
           // Hosts that are not node:http (adapters) hand the peer address over as ClientAddress.
           clientIp: Option.getOrElse(request.remoteAddress, () => Context.get(context, ClientAddress) ?? "unknown")

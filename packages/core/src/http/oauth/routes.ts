@@ -21,6 +21,7 @@ import { cookiePolicy, withCookie } from "./cookies.js"
 import { type ClientDisplay, consentPage, signInPage } from "./pages.js"
 import { oauthErrorResponse, oauthJson, preflight, publicJson } from "./respond.js"
 import type { RouteEntry } from "../route-table.js"
+import { findUnacceptableValue, findUnstorableParam } from "../../domain/json-input.js"
 
 const CSRF_COOKIE_SECONDS = 60 * 60
 
@@ -49,7 +50,10 @@ const perIpBackstop = Effect.gen(function*() {
   }
 })
 
-// A form post: the body as URL parameters, refused unless sent as a form.
+const UNSTORABLE_DETAIL = "must not contain NUL characters (U+0000) or unpaired UTF-16 surrogates."
+
+// A form post: the body as URL parameters, refused unless sent as a form or when a value
+// holds text no field can store.
 const readForm = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
     const contentType = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase()
@@ -59,7 +63,12 @@ const readForm = (request: HttpServerRequest.HttpServerRequest) =>
         description: "Send the parameters as application/x-www-form-urlencoded."
       })
     }
-    return new URLSearchParams(yield* request.text)
+    const params = new URLSearchParams(yield* request.text)
+    const unstorable = findUnstorableParam(params)
+    if (unstorable !== undefined) {
+      return yield* new OAuthError({ error: "invalid_request", description: `${unstorable} ${UNSTORABLE_DETAIL}` })
+    }
+    return params
   })
 
 // RFC 6749 §3.1/§3.2: request parameters must not be repeated.
@@ -114,6 +123,10 @@ const register = (request: HttpServerRequest.HttpServerRequest) =>
       body = JSON.parse(text)
     } catch {
       body = undefined
+    }
+    const fault = findUnacceptableValue(body)
+    if (fault !== undefined) {
+      return yield* new OAuthError({ error: "invalid_client_metadata", description: `${fault.pointer}: ${fault.detail}` })
     }
     // The quota counts this attempt before anything about it is checked.
     const client = yield* (yield* OAuthClients).register(body, info.clientIp)
@@ -185,6 +198,15 @@ const checkRequest = (query: string) =>
   Effect.gen(function*() {
     const settings = yield* Settings
     const params = new URLSearchParams(query)
+    const unstorable = findUnstorableParam(params)
+    if (unstorable !== undefined) {
+      const verdict: AuthorizationVerdict = {
+        _tag: "Direct",
+        error: "invalid_request",
+        description: `${unstorable} ${UNSTORABLE_DETAIL}`
+      }
+      return { verdict, client: undefined }
+    }
     const ids = params.getAll("client_id")
     const client = ids.length === 1 && ids[0] !== undefined && ids[0] !== ""
       ? yield* (yield* OAuthClients).find(ids[0])
