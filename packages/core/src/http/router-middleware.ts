@@ -49,10 +49,12 @@ const isJsonBody = (request: HttpServerRequest.HttpServerRequest, info: RequestI
   bodyMethods.has(request.method) && inspectedGenerations.has(info.generation) &&
   (request.headers["content-type"] ?? "").toLowerCase().includes("json")
 
-// A body whose length is not declared up front (chunked), on a method that may carry one.
+// A body whose length is not declared up front (chunked on a socket, a stream in a web
+// Request), on a method that may carry one.
 const hasUndeclaredBody = (request: HttpServerRequest.HttpServerRequest, info: RequestInfo): boolean =>
-  request.method !== "GET" && request.method !== "HEAD" && request.headers["transfer-encoding"] !== undefined &&
-  inspectedGenerations.has(info.generation)
+  request.method !== "GET" && request.method !== "HEAD" && request.headers["content-length"] === undefined &&
+  inspectedGenerations.has(info.generation) &&
+  (request.headers["transfer-encoding"] !== undefined || (request.source instanceof Request && request.source.body !== null))
 
 // Values no field can take (NUL, unpaired surrogates, overflowing numbers, nesting deeper
 // than 64) are refused naming the field before any handler, schema or database sees them.

@@ -29,6 +29,13 @@ describe("v3 order request", () => {
   const decode = decodeRequest(V3OrderRequest)
   const minimal = { integration_id: 1, total_amount: 0 }
 
+  it("accepts null for every address member the v2 order defines as nullable", () => {
+    const address = { address_1: "1 Main St", address_2: null, email: null, phone: null }
+    const order = accepts(decode, { ...minimal, billing_address: address, shipping_address: { address_2: null } })
+    expect(order.billing_address?.address_2).toBeNull()
+    expect(order.shipping_address?.address_2).toBeNull()
+  })
+
   it("requires only integration_id and total_amount", () => {
     expect(accepts(decode, minimal)).toEqual(minimal)
     expect(faults(decode, {})).toEqual([
@@ -63,10 +70,10 @@ describe("v3 order request", () => {
   })
 
   it("allows null only where the spec says nullable", () => {
-    expect(faults(decode, { ...minimal, billing_address: { address_2: null } })).toEqual([
-      { pointer: "/billing_address/address_2", code: "invalid_type" }
+    expect(faults(decode, { ...minimal, billing_address: { city: null } })).toEqual([
+      { pointer: "/billing_address/city", code: "invalid_type" }
     ])
-    expect(accepts(decode, { ...minimal, shipping_address: { company: null, email: null, phone: null } })).toBeDefined()
+    expect(accepts(decode, { ...minimal, shipping_address: { company: null, email: null, phone: null, address_2: null } })).toBeDefined()
   })
 
   it("validates line items", () => {
