@@ -14,19 +14,40 @@ const setOwn = (object: JsonObject, key: string, value: unknown): void => {
   Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true })
 }
 
-/** Applies an RFC 7396 merge patch to `target` and returns the patched value. */
+// One object of the result still to fill: the members of `base` patched by `patch`.
+interface Pending {
+  readonly base: JsonObject
+  readonly patch: JsonObject
+  readonly into: JsonObject
+}
+
+/**
+ * Applies an RFC 7396 merge patch to `target` and returns the patched value. Worked through
+ * with a list of pending objects rather than recursion, so no depth of patch can exhaust
+ * the stack.
+ */
 export const applyMergePatch = (target: unknown, patch: unknown): unknown => {
   if (!isMergeableObject(patch)) return patch
-  const base = isMergeableObject(target) ? target : {}
   const result: JsonObject = {}
-  // Existing members keep their position; members the patch adds follow in patch order.
-  for (const key of Object.keys(base)) {
-    if (!Object.hasOwn(patch, key)) setOwn(result, key, base[key])
-    else if (patch[key] !== null) setOwn(result, key, applyMergePatch(base[key], patch[key]))
+  const pending: Array<Pending> = [{ base: isMergeableObject(target) ? target : {}, patch, into: result }]
+  // A patch object merges into a fresh object, filled when its turn comes; anything else replaces.
+  const merged = (base: unknown, value: unknown): unknown => {
+    if (!isMergeableObject(value)) return value
+    const into: JsonObject = {}
+    pending.push({ base: isMergeableObject(base) ? base : {}, patch: value, into })
+    return into
   }
-  for (const key of Object.keys(patch)) {
-    const value = patch[key]
-    if (value !== null && !Object.hasOwn(base, key)) setOwn(result, key, applyMergePatch(undefined, value))
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { base, patch: changes, into } = next
+    // Existing members keep their position; members the patch adds follow in patch order.
+    for (const key of Object.keys(base)) {
+      if (!Object.hasOwn(changes, key)) setOwn(into, key, base[key])
+      else if (changes[key] !== null) setOwn(into, key, merged(base[key], changes[key]))
+    }
+    for (const key of Object.keys(changes)) {
+      const value = changes[key]
+      if (value !== null && !Object.hasOwn(base, key)) setOwn(into, key, merged(undefined, value))
+    }
   }
   return result
 }

@@ -58,4 +58,13 @@ describe("applyMergePatch", () => {
       sizes: [{ name: "L" }]
     })
   })
+
+  it("applies a patch nested far deeper than any call stack", () => {
+    const depth = 100_000
+    const patch = JSON.parse(`${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`)
+    let level = applyMergePatch({ a: { keep: true } }, patch) as Record<string, unknown>
+    expect(level.a).toMatchObject({ keep: true })
+    for (let i = 0; i < depth; i++) level = level.a as Record<string, unknown>
+    expect(level).toBe(1)
+  })
 })
