@@ -188,6 +188,15 @@ describe.each(databaseVariants())("v2 customisers and pricing over HTTP ($name d
     expect((await getV2(seed.key, id)).body.pricing.sizes).toEqual([])
   })
 
+  it("PUT ignores members the v2 document does not define, as v2 always did", async () => {
+    const seed = await app.seedStore({ scopes: SCOPES })
+    const { id } = await createCustomiser(seed.storeId)
+    const written = simpleLetterContentV2()
+    const res = await putV2(seed.key, id, { pricing: { ...written, price_list: [], sizes: written.sizes.map((size) => ({ ...size, colour: "red" })) }, extra: 1 })
+    expect(res.status).toBe(200)
+    expect(res.body.pricing).toEqual({ pricing_model: "FIXED_WIDTH", customiser_id: id, value_units: pricing.VALUE_UNITS_V2, ...written })
+  })
+
   it("refuses letter pricing on a frame-fit customiser and any write to a legacy_fixed_height one", async () => {
     const seed = await app.seedStore({ scopes: SCOPES })
     const frame = await createCustomiser(seed.storeId, { pricing_model: "frame_fit" })

@@ -286,6 +286,29 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
       expect(await read(seed.key, id)).toEqual(before)
     })
 
+    it("refuses members the document does not define on PUT, PATCH and validate, and deletes nothing", async () => {
+      const seed = await app.seedStore({ scopes: ALL_READS })
+      const { id } = await createCustomiser(seed.storeId, { pricing: simpleLetterContent() })
+      const before = await read(seed.key, id)
+      const { price_lists, ...rest } = simpleLetterContent()
+      const misspelt = await put(seed.key, id, { ...rest, price_list: price_lists })
+      expectProblem(misspelt, 422, "validation_failed")
+      expect(misspelt.body.errors).toEqual([{ pointer: "/price_list", code: "unknown_field", detail: expect.any(String) }])
+      const validated = await app.call("POST", `/api/v3/customisers/${id}/pricing/validate`, {
+        key: seed.key,
+        body: { ...rest, price_list: price_lists }
+      })
+      expectProblem(validated, 422, "validation_failed")
+      expect(validated.body.errors).toEqual(misspelt.body.errors)
+      // The merge patch result is checked the same way, wherever the unknown member sits.
+      const patched = await patch(seed.key, id, { sheet_pricing: { rows: [{ width_limit_cm: 1, height_limit_cm: 1, base_price: 1, price_per_sq_cm: 1, colour: "red" }] } })
+      expectProblem(patched, 422, "validation_failed")
+      expect(patched.body.errors.map((e: { pointer: string; code: string }) => [e.pointer, e.code])).toEqual([
+        ["/sheet_pricing/rows/0/colour", "unknown_field"]
+      ])
+      expect(await read(seed.key, id)).toEqual(before)
+    })
+
     it("answers invalid_pricing_model for letter price lists on a frame-fit customiser", async () => {
       const seed = await app.seedStore({ scopes: ALL_READS })
       const { id } = await createCustomiser(seed.storeId, { pricing_model: "frame_fit" })

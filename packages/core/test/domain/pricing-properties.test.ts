@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest"
 import type { FieldError } from "../../src/domain/field-error.js"
 import { LetterPricingMethod, PricingModel, ShippingCalculation, SizingStrategy } from "../../src/domain/enums.js"
 import {
+  type CompileOptions,
   type Decoded,
   LINE_KEYS,
   type PricingDocumentV2,
@@ -315,8 +316,8 @@ const normalise = <A>(decoded: Decoded<A>): Decoded<A> =>
   decoded.ok ? decoded : { ok: false, errors: [...decoded.errors].sort(byPosition) }
 
 /** Effect's own decoder, faults rendered the same way the validators render them. */
-const viaEffect = <S extends Schema.ConstraintDecoder<unknown>>(schema: S) => {
-  const decode = Schema.decodeUnknownResult(schema, { errors: "all" })
+const viaEffect = <S extends Schema.ConstraintDecoder<unknown>>(schema: S, options: CompileOptions) => {
+  const decode = Schema.decodeUnknownResult(schema, { errors: "all", ...options })
   return (input: unknown): Decoded<S["Type"]> => {
     const result = decode(input)
     return Result.isSuccess(result)
@@ -338,26 +339,56 @@ const mutateAt = (value: unknown, path: ReadonlyArray<string | number>, replacem
   return copy
 }
 
-/** JSON derived from a valid document: a few nodes replaced by arbitrary JSON or removed. */
+/** A copy of `value` whose object at `path` (if it is one) gains the member `key`. */
+const addMemberAt = (value: unknown, path: ReadonlyArray<string | number>, key: string, member: unknown): unknown => {
+  const [head, ...rest] = path
+  if (head === undefined) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return value
+    const copy: Record<string, unknown> = { ...value }
+    Object.defineProperty(copy, key, { value: member, enumerable: true, writable: true, configurable: true })
+    return copy
+  }
+  if (Array.isArray(value)) return value.map((item, index) => (index === head ? addMemberAt(item, rest, key, member) : item))
+  if (typeof value !== "object" || value === null) return value
+  return { ...value, [head]: addMemberAt((value as Record<string, unknown>)[String(head)], rest, key, member) }
+}
+
+/**
+ * JSON derived from a valid document: a few nodes replaced by arbitrary JSON or removed, and a few
+ * objects given a member, usually one their schema does not declare.
+ */
 const jsonNear = <A>(valid: fc.Arbitrary<A>) =>
   fc
-    .tuple(valid, fc.array(fc.tuple(fc.nat(), fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant(ABSENT))), { maxLength: 4 }))
-    .map(([document, edits]) =>
-      edits.reduce<unknown>((current, [pick, replacement]) => {
+    .tuple(
+      valid,
+      fc.array(fc.tuple(fc.nat(), fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant(ABSENT))), { maxLength: 4 }),
+      fc.array(fc.tuple(fc.nat(), fc.oneof(fc.string(), fc.constantFrom("size", "price_list", "__proto__", "rows")), fc.jsonValue({ maxDepth: 1 })), {
+        maxLength: 2
+      })
+    )
+    .map(([document, edits, additions]) => {
+      const edited = edits.reduce<unknown>((current, [pick, replacement]) => {
         const paths = pathsOf(current)
         return mutateAt(current, paths[pick % paths.length] ?? [], replacement)
       }, document)
-    )
+      return additions.reduce<unknown>((current, [pick, key, member]) => {
+        const paths = pathsOf(current)
+        return addMemberAt(current, paths[pick % paths.length] ?? [], key, member)
+      }, edited)
+    })
 
 describe("compiled decoder agrees with Effect's decoder on JSON", () => {
+  const refuse: CompileOptions = { onExcessProperty: "error" }
+  const ignore: CompileOptions = {}
   const cases = [
-    ["v3 document", PricingDocumentV3Schema, jsonNear(validV3.map(({ document }) => document))],
-    ["v2 PUT body", PricingPutBodyV2, jsonNear(validV3.map(({ document }) => ({ pricing: pricingV3ToV2(document) })))]
+    ["v3 document, unknown members refused", PricingDocumentV3Schema, refuse, jsonNear(validV3.map(({ document }) => document))],
+    ["v3 document, unknown members dropped", PricingDocumentV3Schema, ignore, jsonNear(validV3.map(({ document }) => document))],
+    ["v2 PUT body", PricingPutBodyV2, ignore, jsonNear(validV3.map(({ document }) => ({ pricing: pricingV3ToV2(document) })))]
   ] as const
 
-  it.each(cases)("%s: same verdict, same document, same faults", (_name, schema, nearValid) => {
-    const compiled = compileDecoder(schema)
-    const effect = viaEffect(schema)
+  it.each(cases)("%s: same verdict, same document, same faults", (_name, schema, options, nearValid) => {
+    const compiled = compileDecoder(schema, options)
+    const effect = viaEffect(schema, options)
     const inputs = fc.oneof(nearValid, fc.json().map((text): unknown => JSON.parse(text)))
     fc.assert(
       fc.property(inputs, (input) => {

@@ -118,9 +118,25 @@ describe("validatePricingV3: a valid document", () => {
     expect(validatePricingV3({}, stored)).toEqual({ ok: true, document: {} })
   })
 
-  it("ignores unknown members and leaves them out of the document", () => {
-    const withExtras = setIn(setIn(validV3, ["future"], 1), ["sizes", 0, "colour"], "red")
-    expect(validatePricingV3(withExtras, stored)).toEqual({ ok: true, document: validV3 })
+  it("refuses every member the contract does not define, one unknown_field fault each", () => {
+    let document: unknown = setIn(validV3, ["price_list"], [])
+    document = setIn(document, ["sizes", 0, "colour"], "red")
+    document = setIn(document, ["price_lists", 0, "shipping", "carrier"], "ups")
+    document = setIn(document, ["sheet_pricing", "rows", 0, "basePrice"], 1)
+    const failure = failureOf(validatePricingV3(document, stored))
+    expect(failure.code).toBe("validation_failed")
+    expect(failure.errors.map(({ pointer, code }) => [pointer, code])).toEqual([
+      ["/price_list", "unknown_field"],
+      ["/price_lists/0/shipping/carrier", "unknown_field"],
+      ["/sheet_pricing/rows/0/basePrice", "unknown_field"],
+      ["/sizes/0/colour", "unknown_field"]
+    ])
+    for (const error of failure.errors) expect(error.detail).not.toBe("")
+  })
+
+  it("takes any key in a per-line object: line keys have their own rule", () => {
+    const failure = failureOf(validatePricingV3(setIn(validV3, ["base_pricing", "rows", 0, "base_price", "line_x"], 1), stored))
+    expect(failure.errors.map(({ code }) => code)).toEqual(["invalid_key"])
   })
 })
 
@@ -431,6 +447,13 @@ const validV2Body = {
 }
 
 describe("validatePricingV2", () => {
+  it("ignores unknown members, as v2 always did, and leaves them out of the document", () => {
+    const withExtras = setIn(setIn(validV2Body, ["pricing", "price_list"], []), ["pricing", "sizes", 0, "colour"], "red")
+    const result = validatePricingV2(setIn(withExtras, ["future"], 1), stored)
+    const { value_units: _ignored, ...expected } = validV2Body.pricing
+    expect(result).toEqual({ ok: true, document: expected })
+  })
+
   it("accepts a valid body and returns the inner document without value_units", () => {
     const result = validatePricingV2(validV2Body, stored)
     const { value_units: _ignored, ...expected } = validV2Body.pricing

@@ -21,7 +21,7 @@ export {
   pricingReadV2,
   pricingReadV3
 } from "./content.js"
-export { type CompiledDecoder, type Decoded, compileDecoder } from "./compile.js"
+export { type CompiledDecoder, type CompileOptions, type Decoded, compileDecoder } from "./compile.js"
 export { checkModelConsistency } from "./consistency.js"
 export {
   type CustomiserFacts,

@@ -8,7 +8,9 @@ import { type ReadOnlyMember, checkReadOnly, isInteger, isString } from "./read-
 import { PRICING_OBJECT, PricingDocumentV3 } from "./schema-v3.js"
 import { type PricingValidation, type StoredPricingContext, settle } from "./validation.js"
 
-const decode = compileDecoder(PricingDocumentV3)
+// Members the contract does not define are refused (operating contract 5.1): dropping a misspelt
+// `price_lists` would otherwise delete every price list.
+const decode = compileDecoder(PricingDocumentV3, { onExcessProperty: "error" })
 
 const readOnlyMembers = (stored: StoredPricingContext, model: string): ReadonlyArray<ReadOnlyMember> => [
   { name: "object", accepted: [PRICING_OBJECT], hasExpectedType: isString },
@@ -23,8 +25,8 @@ export type PricingValidationV3 = PricingValidation<PricingDocumentV3>
 
 /**
  * Validates a v3 pricing write body (PUT, or the result of applying a PATCH) against the stored
- * customiser. Never throws, whatever `input` is; unknown members are ignored and absent from
- * `document`.
+ * customiser. Never throws, whatever `input` is; a member the document does not define is an
+ * `unknown_field` fault.
  */
 export const validatePricingV3 = (input: unknown, stored: StoredPricingContext): PricingValidationV3 => {
   const model = canonicalPricingModel(stored.pricingModel)
