@@ -179,6 +179,11 @@ describe.each(databaseVariants())("v2 customisers and pricing over HTTP ($name d
     expectLegacyError(await putV2(seed.key, id, {}), 422)
     expectLegacyError(await putV2(seed.key, id, "{nope"), 400)
 
+    // A number that overflows (1e400 parses to Infinity) is named by its field.
+    const overflow = await putV2(seed.key, id, '{"pricing":{"sizes":[{"name":"A","width_cm":1e400}],"base_pricing":{"mode":"m","rows":[]},"price_lists":[]}}')
+    expectLegacyError(overflow, 422)
+    expect(Object.keys(overflow.body.errors)).toEqual(["pricing.sizes.0.width_cm"])
+
     const wrongSpelling: Record<string, unknown> & { sizes: Array<Record<string, unknown>> } = simpleLetterContentV2()
     wrongSpelling.sizes[0] = { ...wrongSpelling.sizes[0], height_strategy: "fixed_width" }
     const res = await putV2(seed.key, id, { pricing: wrongSpelling })

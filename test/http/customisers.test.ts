@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { canonicalFingerprint } from "../../packages/core/src/http/middleware/body.js"
 import { encodeCursor } from "../../packages/core/src/http/paging.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { createCustomiser as makeCustomiser, startApp, type TestResponse } from "../support/app.js"
+import { createCustomiser as makeCustomiser, OPERATOR_TOKEN, startApp, type TestResponse } from "../support/app.js"
 import { simpleLetterContent } from "../support/pricing-fixtures.js"
 
 const ALL_READS = ["customisers:read", "pricing:read", "pricing:write"]
@@ -307,6 +307,27 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
         ["/sheet_pricing/rows/0/colour", "unknown_field"]
       ])
       expect(await read(seed.key, id)).toEqual(before)
+    })
+
+    it("names the field of a number that overflows it (1e400 parses to Infinity) on every pricing write", async () => {
+      const seed = await app.seedStore({ scopes: ALL_READS })
+      const { id } = await createCustomiser(seed.storeId)
+      const overflowing = '{"sizes":[{"name":"A","width_cm":1e400}]}'
+      const writes = [
+        await put(seed.key, id, overflowing),
+        await patch(seed.key, id, overflowing),
+        await app.call("POST", `/api/v3/customisers/${id}/pricing/validate`, { key: seed.key, body: overflowing })
+      ]
+      for (const res of writes) {
+        expectProblem(res, 422, "validation_failed")
+        expect(res.body.errors).toEqual([{ pointer: "/sizes/0/width_cm", code: "invalid_type", detail: expect.any(String) }])
+      }
+      const created = await app.call("POST", `/operator/v1/stores/${seed.storeId}/customisers`, {
+        body: `{"name":"N","product_family":"neon","selection_mode":"single_style","pricing_model":"simple_letter","pricing":${overflowing}}`,
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }
+      })
+      expectProblem(created, 422, "validation_failed")
+      expect(created.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(["/pricing/sizes/0/width_cm"])
     })
 
     it("answers invalid_pricing_model for letter price lists on a frame-fit customiser", async () => {
