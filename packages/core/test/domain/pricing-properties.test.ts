@@ -13,6 +13,7 @@ import {
   type PricingDocumentV3,
   type SizeV2,
   compileDecoder,
+  identitiesOf,
   issueToFieldErrors,
   pricingHeaderV3,
   pricingV2ToV3,
@@ -31,9 +32,11 @@ const integer = fc.integer({ min: -1_000_000, max: 1_000_000 })
 const nonNegativeInteger = fc.nat({ max: 1_000_000 })
 const perLine = fc.dictionary(fc.constantFrom(...LINE_KEYS), nonNegative, { maxKeys: 4, noNullPrototype: true })
 
+const positiveId = fc.integer({ min: 1, max: 1_000_000 })
+
 const size = fc.record(
   {
-    size_id: nullable(integer),
+    size_id: nullable(positiveId),
     client_key: nullable(fc.string({ minLength: 1 })),
     name: fc.string(),
     description: nullable(fc.string()),
@@ -59,10 +62,11 @@ const letterFor = <T>(model: WritableModel, arbitrary: fc.Arbitrary<T>) =>
   model === "frame_fit" ? fc.constant(null) : nullable(arbitrary)
 const areaFor = (model: WritableModel) => (model === "frame_fit" ? nullable(nonNegative) : fc.constant(null))
 
-const basePricingRow = (model: WritableModel) =>
+// Rows name sizes of their own document (`sizeId` draws from those ids), as the identity rules require.
+const basePricingRow = (model: WritableModel, sizeId: fc.Arbitrary<number | null>) =>
   fc.record(
     {
-      size_id: nullable(integer),
+      size_id: sizeId,
       size_key: nullable(fc.string()),
       base_price: basePriceFor(model),
       width_limit_cm: nullable(nonNegative),
@@ -72,10 +76,10 @@ const basePricingRow = (model: WritableModel) =>
     { requiredKeys: [], ...plain }
   )
 
-const priceListRow = (model: WritableModel) =>
+const priceListRow = (model: WritableModel, sizeId: fc.Arbitrary<number | null>) =>
   fc.record(
     {
-      size_id: nullable(integer),
+      size_id: sizeId,
       size_key: nullable(fc.string()),
       base_price: basePriceFor(model),
       letter_price: letterFor(model, perLine),
@@ -94,10 +98,10 @@ const priceListRow = (model: WritableModel) =>
     { requiredKeys: [], ...plain }
   )
 
-const priceList = (model: WritableModel) =>
+const priceList = (model: WritableModel, sizeId: fc.Arbitrary<number | null>) =>
   fc.record(
     {
-      price_list_id: nullable(integer),
+      price_list_id: nullable(positiveId),
       name: fc.string(),
       letter_pricing_method: letterFor(model, fc.constantFrom(...LetterPricingMethod.values)),
       shipping: nullable(
@@ -110,7 +114,7 @@ const priceList = (model: WritableModel) =>
           { requiredKeys: [], ...plain }
         )
       ),
-      rows: fc.array(priceListRow(model), { maxLength: 4 })
+      rows: fc.array(priceListRow(model, sizeId), { maxLength: 4 })
     },
     { requiredKeys: ["name", "rows"], ...plain }
   )
@@ -120,31 +124,45 @@ const sheetBand = fc.record(
   plain
 )
 
-const content = (model: WritableModel) =>
-  fc.record(
-    {
-      sizes: fc.array(size, { maxLength: 5 }),
-      base_pricing: fc.record(
-        { mode: fc.constantFrom("included_in_price_lists", "other"), rows: fc.array(basePricingRow(model), { maxLength: 4 }) },
-        plain
-      ),
-      price_lists: fc.array(priceList(model), { maxLength: 3 }),
-      sheet_pricing: nullable(fc.record({ rows: fc.array(sheetBand, { maxLength: 3 }) }, plain))
-    },
-    { requiredKeys: [], ...plain }
-  )
+// Ids are unique per kind within a document; elements without one may repeat.
+type WithId<K extends string> = { readonly [P in K]?: number | null }
+const sameId = <K extends string>(key: K) => (a: WithId<K>, b: WithId<K>) => typeof a[key] === "number" && a[key] === b[key]
 
-const storedContext = fc.record({
+const content = (model: WritableModel) =>
+  fc.tuple(fc.uniqueArray(size, { maxLength: 5, comparator: sameId("size_id") }), fc.boolean()).chain(([sizes, sendSizes]) => {
+    const ids = sendSizes ? sizes.flatMap((entry) => (typeof entry.size_id === "number" ? [entry.size_id] : [])) : []
+    const sizeId = ids.length === 0 ? fc.constant(null) : nullable(fc.constantFrom(...ids))
+    const others = fc.record(
+      {
+        base_pricing: fc.record(
+          {
+            mode: fc.constantFrom("included_in_price_lists", "other"),
+            rows: fc.array(basePricingRow(model, sizeId), { maxLength: 4 })
+          },
+          plain
+        ),
+        price_lists: fc.uniqueArray(priceList(model, sizeId), { maxLength: 3, comparator: sameId("price_list_id") }),
+        sheet_pricing: nullable(fc.record({ rows: fc.array(sheetBand, { maxLength: 3 }) }, plain))
+      },
+      { requiredKeys: [], ...plain }
+    )
+    return sendSizes ? others.map((rest) => ({ sizes, ...rest })) : others
+  })
+
+const storedHeader = fc.record({
   pricingModel: fc.constantFrom<WritableModel>("simple_letter", "advanced_letter", "frame_fit"),
   currency: fc.constantFrom("GBP", "EUR", "USD", "JPY"),
   customiserId: fc.nat()
 })
 
-/** A valid v3 document in read form (header equal to the stored context) with its context. */
-const validV3 = storedContext.chain((stored) =>
-  content(stored.pricingModel).map((body) => ({
-    stored,
-    document: { ...pricingHeaderV3(stored), ...body } satisfies PricingDocumentV3
+/**
+ * A valid v3 document in read form (header equal to the stored context) with its context: the
+ * stored document holds the ids this one was read with.
+ */
+const validV3 = storedHeader.chain((header) =>
+  content(header.pricingModel).map((body) => ({
+    stored: { ...header, identities: identitiesOf(body) },
+    document: { ...pricingHeaderV3(header), ...body } satisfies PricingDocumentV3
   }))
 )
 
@@ -188,10 +206,13 @@ const nearlyValidV3 = fc
     return { stored, input: replaceAt(document, path, junk) }
   })
 
+const anyIds = fc.array(integer, { maxLength: 5 }).map((ids): ReadonlySet<number> => new Set(ids))
+
 const anyStored = fc.record({
   pricingModel: fc.oneof(fc.constantFrom(...PricingModel.values, ...PricingModel.legacyValues), fc.string()),
   currency: fc.string(),
-  customiserId: fc.integer()
+  customiserId: fc.integer(),
+  identities: fc.record({ sizeIds: anyIds, priceListIds: anyIds })
 })
 
 const expectWellFormed = (result: ReturnType<typeof validatePricingV3> | ReturnType<typeof validatePricingV2>) => {

@@ -20,8 +20,15 @@ const setIn = (value: unknown, path: ReadonlyArray<Segment>, replacement: unknow
   return copy
 }
 
-const stored = { pricingModel: "simple_letter", currency: "GBP", customiserId: 42 }
+// The stored document holds size 1 and price list 9, the ids `validV3` was read with.
+const stored = {
+  pricingModel: "simple_letter",
+  currency: "GBP",
+  customiserId: 42,
+  identities: { sizeIds: new Set([1]), priceListIds: new Set([9]) }
+}
 
+// Rows name their size by size_key, so a case that changes the size's id leaves them valid.
 const validV3 = {
   object: "pricing",
   pricing_model: "simple_letter",
@@ -51,7 +58,6 @@ const validV3 = {
     mode: "included_in_price_lists",
     rows: [
       {
-        size_id: 1,
         size_key: "small",
         base_price: { line_1: 1000, line_2: 1500 },
         width_limit_cm: 50,
@@ -68,7 +74,6 @@ const validV3 = {
       shipping: { calculation: "volumetric", volumetric_divisor: 5000, add_weight_to_product: true },
       rows: [
         {
-          size_id: 1,
           size_key: "small",
           base_price: { line_1: 1000 },
           letter_price: { line_1: 200, line_10: 900 },
@@ -168,6 +173,17 @@ const NULLABLE_INTEGER = (path: ReadonlyArray<Segment>): ReadonlyArray<Constrain
   [path, "3", "invalid_type"]
 ]
 
+// An id member: the id the element was read with, or none; anything else is refused.
+const ID_MEMBER = (path: ReadonlyArray<Segment>, readWith: number): ReadonlyArray<ConstraintCase> => [
+  [path, readWith, null],
+  [path, null, null],
+  [path, ABSENT, null],
+  [path, readWith + 1, "unknown_id"],
+  [path, -readWith, "unknown_id"],
+  [path, readWith + 0.5, "invalid_type"],
+  [path, String(readWith), "invalid_type"]
+]
+
 const NULLABLE_NUMBER = (path: ReadonlyArray<Segment>): ReadonlyArray<ConstraintCase> => [
   [path, -4.5, null],
   [path, null, null],
@@ -180,7 +196,7 @@ const CONSTRAINTS: ReadonlyArray<ConstraintCase> = [
   [[...S, "name"], null, "invalid_type"],
   [[...S, "name"], 5, "invalid_type"],
   [[...S, "name"], "", null],
-  ...NULLABLE_INTEGER([...S, "size_id"]),
+  ...ID_MEMBER([...S, "size_id"], 1),
   [[...S, "client_key"], "k", null],
   [[...S, "client_key"], null, null],
   [[...S, "client_key"], "", "too_short"],
@@ -223,7 +239,7 @@ const CONSTRAINTS: ReadonlyArray<ConstraintCase> = [
   [["base_pricing", "rows"], ABSENT, "required"],
   [["base_pricing", "rows"], [], null],
   [["base_pricing", "rows"], {}, "invalid_type"],
-  ...NULLABLE_INTEGER([...BP, "size_id"]),
+  ...ID_MEMBER([...BP, "size_id"], 1),
   [[...BP, "size_key"], null, null],
   [[...BP, "size_key"], 1, "invalid_type"],
   ...NON_NEGATIVE_NUMBER([...BP, "base_price"]),
@@ -242,7 +258,7 @@ const CONSTRAINTS: ReadonlyArray<ConstraintCase> = [
   [["price_lists"], [], null],
   [["price_lists"], "none", "invalid_type"],
   [[...PL], "list", "invalid_type"],
-  ...NULLABLE_INTEGER([...PL, "price_list_id"]),
+  ...ID_MEMBER([...PL, "price_list_id"], 9),
   [[...PL, "name"], ABSENT, "required"],
   [[...PL, "name"], 1, "invalid_type"],
   [[...PL, "rows"], ABSENT, "required"],
@@ -260,7 +276,7 @@ const CONSTRAINTS: ReadonlyArray<ConstraintCase> = [
   [[...PL, "shipping", "volumetric_divisor"], "5000", "invalid_type"],
   [[...PL, "shipping", "add_weight_to_product"], "yes", "invalid_type"],
   // price-list rows
-  ...NULLABLE_INTEGER([...PLR, "size_id"]),
+  ...ID_MEMBER([...PLR, "size_id"], 1),
   [[...PLR, "size_key"], 3, "invalid_type"],
   ...NON_NEGATIVE_NUMBER([...PLR, "base_price"]),
   [[...PLR, "base_price", "line_2"], -5, "too_small"],
@@ -441,7 +457,7 @@ const validV2Body = {
     value_units: { base_price: "minor_currency_units" },
     sizes: [{ name: "Small", height_strategy: "DYNAMIC", height_measurement_mode: "LETTER_HEIGHT", line_limit: 3 }],
     base_pricing: { mode: "included_in_price_lists", rows: [{ size_key: "small", base_price: { line_1: 10 } }] },
-    price_lists: [{ pricing_id: 3, name: "Standard", rows: [{ price_per_letter: 1 }] }],
+    price_lists: [{ pricing_id: 9, name: "Standard", rows: [{ price_per_letter: 1 }] }],
     sheet_pricing: { pricings: [{ cmLimitWidth: 10, cmLimitHeight: 20, basePrice: 100, pricePerSqCm: 0.5 }] }
   }
 }
@@ -476,7 +492,9 @@ describe("validatePricingV2", () => {
     [["pricing", "sizes", 0, "height_measurement_mode"], "LINE_HEIGHT", null, ""],
     [["pricing", "sizes", 0, "height_measurement_mode"], "line_height", "unsupported_value", "/pricing/sizes/0/height_measurement_mode"],
     [["pricing", "sizes", 0, "line_limit"], 0, "too_small", "/pricing/sizes/0/line_limit"],
-    [["pricing", "price_lists", 0, "pricing_id"], "3", "invalid_type", "/pricing/price_lists/0/pricing_id"],
+    [["pricing", "price_lists", 0, "pricing_id"], "9", "invalid_type", "/pricing/price_lists/0/pricing_id"],
+    [["pricing", "price_lists", 0, "pricing_id"], 3, "unknown_id", "/pricing/price_lists/0/pricing_id"],
+    [["pricing", "sizes", 0, "size_id"], 9, "unknown_id", "/pricing/sizes/0/size_id"],
     [["pricing", "price_lists", 0, "pricing_id"], null, null, ""],
     [["pricing", "sheet_pricing"], null, null, ""],
     [["pricing", "sheet_pricing", "pricings", 0, "cmLimitWidth"], ABSENT, "required", "/pricing/sheet_pricing/pricings/0/cmLimitWidth"],

@@ -43,6 +43,14 @@ export {
   PerLineAmounts,
   enumString
 } from "./fields.js"
+export {
+  type AssignedIds,
+  type PricingIdentities,
+  assignPricingIds,
+  checkIdentities,
+  identitiesOf,
+  restorePricingIds
+} from "./identities.js"
 export { issueToFieldErrors } from "./issues.js"
 export { type LegacySpellings, sizingStrategyKey } from "./legacy-spellings.js"
 export { LINE_KEYS, MAX_LINES, checkLineKeys } from "./line-keys.js"

@@ -1,6 +1,7 @@
 import { PricingModel } from "../enums.js"
 import { type Decoded, compileDecoder } from "./compile.js"
 import { checkModelConsistency } from "./consistency.js"
+import { checkIdentities } from "./identities.js"
 import { checkLineKeys } from "./line-keys.js"
 import { canonicalPricingModel, isWritablePricingModel, pricingModelWriteFault } from "./model.js"
 import { isRawObject, member } from "./raw.js"
@@ -47,6 +48,7 @@ export const validatePricingV2 = (input: unknown, stored: StoredPricingContext):
       : [
           ...checkReadOnly(root, BASE_PATH, readOnlyMembers(stored, model)),
           ...checkLineKeys(root, BASE_PATH),
+          ...checkIdentities(root, BASE_PATH, stored.identities, "pricing_id"),
           ...(isWritablePricingModel(model) ? checkModelConsistency(root, BASE_PATH, model) : [])
         ]
   return settle({

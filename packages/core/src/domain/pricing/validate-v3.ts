@@ -1,6 +1,7 @@
 import { PricingModel } from "../enums.js"
 import { compileDecoder } from "./compile.js"
 import { checkModelConsistency } from "./consistency.js"
+import { checkIdentities } from "./identities.js"
 import { checkLineKeys } from "./line-keys.js"
 import { canonicalPricingModel, isWritablePricingModel, pricingModelDisplayName, pricingModelWriteFault } from "./model.js"
 import { isRawObject } from "./raw.js"
@@ -37,6 +38,7 @@ export const validatePricingV3 = (input: unknown, stored: StoredPricingContext):
       : [
           ...checkReadOnly(root, [], readOnlyMembers(stored, model)),
           ...checkLineKeys(root, []),
+          ...checkIdentities(root, [], stored.identities, "price_list_id"),
           ...(isWritablePricingModel(model) ? checkModelConsistency(root, [], model) : [])
         ]
   return settle({ decoded: decode(input), basePath: [], modelFault: pricingModelWriteFault(model, []), ruleFaults })
