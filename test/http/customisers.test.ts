@@ -120,6 +120,8 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
     const ref: string = pricingPath.put.requestBody.content["application/json"].schema.$ref
     const schema = doc.components.schemas[ref.split("/").pop() ?? ""]
     expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(["sizes", "base_pricing", "price_lists", "sheet_pricing"]))
+    // Members the document does not define are refused, and the schema says so.
+    expect(schema.additionalProperties).toBe(false)
     expect(Object.keys(pricingPath.patch.requestBody.content)).toContain("application/merge-patch+json")
   })
 
