@@ -529,9 +529,11 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
       const viaPut = await put(seed.key, id, { sizes: [{ line_limit: 0 }] })
       expect(viaPut.body.errors).toEqual(bad.body.errors)
 
-      // The key the validation carried is still free for a real write.
+      // The key the validation carried is still free for a real write, and the validation drew no
+      // ids: the write gives the ones the validation showed.
       const write = await put(seed.key, id, simpleLetterContent(), "shared")
       expect(write.headers.get("idempotency-replay")).toBeNull()
+      expect(idsOf(write.body.data)).toEqual(idsOf(ok.body.data.pricing))
       expect((await read(seed.key, id)).sizes).toHaveLength(2)
     })
 
