@@ -22,7 +22,7 @@ import { issueToFieldErrors } from "./issues.js"
  * with the same parse option.
  */
 
-/** Outcome of a compiled decode: the decoded value (unknown members dropped) or every fault. */
+/** Outcome of a compiled decode: the decoded value (undeclared members dropped) or every fault. */
 export type Decoded<A> =
   | { readonly ok: true; readonly value: A }
   | { readonly ok: false; readonly errors: ReadonlyArray<FieldError> }
