@@ -14,7 +14,15 @@ const PRICE_LISTS = 20
 const WARM_UP = 30
 const ITERATIONS = 300
 
-const stored = { pricingModel: "simple_letter", currency: "GBP", customiserId: 1 }
+const idsUpTo = (count: number): ReadonlySet<number> => new Set(Array.from({ length: count }, (_, index) => index + 1))
+
+// The document rewrites the stored one with the ids it was read with.
+const stored = {
+  pricingModel: "simple_letter",
+  currency: "GBP",
+  customiserId: 1,
+  identities: { sizeIds: idsUpTo(SIZES), priceListIds: idsUpTo(PRICE_LISTS) }
+}
 
 const size = (index: number) => ({
   size_id: index + 1,

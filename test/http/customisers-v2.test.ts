@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pricing } from "../../packages/core/src/index.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { createCustomiser as makeCustomiser, startApp, type TestResponse } from "../support/app.js"
-import { simpleLetterContent, simpleLetterContentV2 } from "../support/pricing-fixtures.js"
+import { idsOf, simpleLetterContent, simpleLetterContentV2, withIdsOf } from "../support/pricing-fixtures.js"
 
 const SCOPES = ["customisers:read", "pricing:read", "pricing:write"]
 const V2_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
@@ -117,8 +117,10 @@ describe.each(databaseVariants())("v2 customisers and pricing over HTTP ($name d
       pricing_model: "FIXED_WIDTH",
       customiser_id: id,
       value_units: pricing.VALUE_UNITS_V2,
-      ...simpleLetterContentV2()
+      ...withIdsOf(simpleLetterContentV2(), res.body.pricing, "pricing_id")
     })
+    // The ids v3 shows, under their v2 names.
+    expect(idsOf(res.body.pricing, "pricing_id")).toEqual(idsOf((await getV3(seed.key, id)).body.data))
   })
 
   it("PUT {pricing} replaces the document and a v2 client reads back exactly what it wrote", async () => {
@@ -135,7 +137,12 @@ describe.each(databaseVariants())("v2 customisers and pricing over HTTP ($name d
     const res = await putV2(seed.key, id, { pricing: written })
     expect(res.status).toBe(200)
     expectDeprecated(res)
-    const expected = { pricing_model: "FIXED_WIDTH", customiser_id: id, value_units: pricing.VALUE_UNITS_V2, ...written }
+    const expected = {
+      pricing_model: "FIXED_WIDTH",
+      customiser_id: id,
+      value_units: pricing.VALUE_UNITS_V2,
+      ...withIdsOf(written, res.body.pricing, "pricing_id")
+    }
     expect(res.body.pricing).toEqual(expected)
     expect((await getV2(seed.key, id)).body.pricing).toEqual(expected)
 
@@ -147,7 +154,7 @@ describe.each(databaseVariants())("v2 customisers and pricing over HTTP ($name d
       "fixed_width",
       "fixed_height"
     ])
-    expect(v3.body.data.price_lists[0].price_list_id).toBe(9)
+    expect(v3.body.data.price_lists[0].price_list_id).toBe(res.body.pricing.price_lists[0].pricing_id)
     expect(v3.body.data.sheet_pricing).toEqual(simpleLetterContent().sheet_pricing)
     expect(v3.body.data).not.toHaveProperty("value_units")
   })
@@ -179,6 +186,11 @@ describe.each(databaseVariants())("v2 customisers and pricing over HTTP ($name d
     expectLegacyError(await putV2(seed.key, id, {}), 422)
     expectLegacyError(await putV2(seed.key, id, "{nope"), 400)
 
+    // A number that overflows (1e400 parses to Infinity) is named by its field.
+    const overflow = await putV2(seed.key, id, '{"pricing":{"sizes":[{"name":"A","width_cm":1e400}],"base_pricing":{"mode":"m","rows":[]},"price_lists":[]}}')
+    expectLegacyError(overflow, 422)
+    expect(Object.keys(overflow.body.errors)).toEqual(["pricing.sizes.0.width_cm"])
+
     const wrongSpelling: Record<string, unknown> & { sizes: Array<Record<string, unknown>> } = simpleLetterContentV2()
     wrongSpelling.sizes[0] = { ...wrongSpelling.sizes[0], height_strategy: "fixed_width" }
     const res = await putV2(seed.key, id, { pricing: wrongSpelling })
@@ -186,6 +198,35 @@ describe.each(databaseVariants())("v2 customisers and pricing over HTTP ($name d
     expect(res.body.errors["pricing.sizes.0.height_strategy"]).toHaveLength(1)
     // Nothing was written by the refused requests.
     expect((await getV2(seed.key, id)).body.pricing.sizes).toEqual([])
+  })
+
+  it("PUT ignores members the v2 document does not define, as v2 always did", async () => {
+    const seed = await app.seedStore({ scopes: SCOPES })
+    const { id } = await createCustomiser(seed.storeId)
+    const written = simpleLetterContentV2()
+    const res = await putV2(seed.key, id, { pricing: { ...written, price_list: [], sizes: written.sizes.map((size) => ({ ...size, colour: "red" })) }, extra: 1 })
+    expect(res.status).toBe(200)
+    expect(res.body.pricing).toEqual({
+      pricing_model: "FIXED_WIDTH",
+      customiser_id: id,
+      value_units: pricing.VALUE_UNITS_V2,
+      ...withIdsOf(written, res.body.pricing, "pricing_id")
+    })
+  })
+
+  it("keeps the ids a v2 client writes back, gives new elements new ones, and refuses foreign ids in the v2 format", async () => {
+    const seed = await app.seedStore({ scopes: SCOPES })
+    const { id } = await createCustomiser(seed.storeId, { pricing: simpleLetterContent() })
+    const read = (await getV2(seed.key, id)).body.pricing
+    const res = await putV2(seed.key, id, { pricing: { ...read, price_lists: [...read.price_lists, { name: "Sale", rows: [] }] } })
+    expect(res.status).toBe(200)
+    const ids = idsOf(res.body.pricing, "pricing_id")
+    expect(ids.slice(0, 3)).toEqual(idsOf(read, "pricing_id"))
+    expect(idsOf(read, "pricing_id")).not.toContain(ids[3])
+
+    const foreign = await putV2(seed.key, id, { pricing: { ...read, sizes: [], price_lists: [{ pricing_id: read.sizes[0].size_id, name: "L", rows: [] }] } })
+    expectLegacyError(foreign, 422)
+    expect(Object.keys(foreign.body.errors)).toEqual(["pricing.price_lists.0.pricing_id"])
   })
 
   it("refuses letter pricing on a frame-fit customiser and any write to a legacy_fixed_height one", async () => {

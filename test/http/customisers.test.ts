@@ -4,8 +4,8 @@ import { SqlClient } from "effect/sql"
 import { canonicalFingerprint } from "../../packages/core/src/http/middleware/body.js"
 import { encodeCursor } from "../../packages/core/src/http/paging.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { createCustomiser as makeCustomiser, startApp, type TestResponse } from "../support/app.js"
-import { simpleLetterContent } from "../support/pricing-fixtures.js"
+import { createCustomiser as makeCustomiser, OPERATOR_TOKEN, startApp, type TestResponse } from "../support/app.js"
+import { idsOf, simpleLetterContent, withIdsOf } from "../support/pricing-fixtures.js"
 
 const ALL_READS = ["customisers:read", "pricing:read", "pricing:write"]
 
@@ -95,8 +95,9 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
         pricing_model_display_name: expect.any(String),
         currency: "USD",
         customiser_id: created.id,
-        ...simpleLetterContent()
+        ...withIdsOf(simpleLetterContent(), res.body.data)
       })
+      expect(idsOf(res.body.data).every((id) => Number.isInteger(id))).toBe(true)
     })
 
     it("answers 404 for an unknown Store", async () => {
@@ -119,6 +120,8 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
     const ref: string = pricingPath.put.requestBody.content["application/json"].schema.$ref
     const schema = doc.components.schemas[ref.split("/").pop() ?? ""]
     expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(["sizes", "base_pricing", "price_lists", "sheet_pricing"]))
+    // Members the document does not define are refused, and the schema says so.
+    expect(schema.additionalProperties).toBe(false)
     expect(Object.keys(pricingPath.patch.requestBody.content)).toContain("application/merge-patch+json")
   })
 
@@ -286,6 +289,116 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
       expect(await read(seed.key, id)).toEqual(before)
     })
 
+    it("refuses members the document does not define on PUT, PATCH and validate, and deletes nothing", async () => {
+      const seed = await app.seedStore({ scopes: ALL_READS })
+      const { id } = await createCustomiser(seed.storeId, { pricing: simpleLetterContent() })
+      const before = await read(seed.key, id)
+      const { price_lists, ...rest } = simpleLetterContent()
+      const misspelt = await put(seed.key, id, { ...rest, price_list: price_lists })
+      expectProblem(misspelt, 422, "validation_failed")
+      expect(misspelt.body.errors).toEqual([{ pointer: "/price_list", code: "unknown_field", detail: expect.any(String) }])
+      const validated = await app.call("POST", `/api/v3/customisers/${id}/pricing/validate`, {
+        key: seed.key,
+        body: { ...rest, price_list: price_lists }
+      })
+      expectProblem(validated, 422, "validation_failed")
+      expect(validated.body.errors).toEqual(misspelt.body.errors)
+      // The merge patch result is checked the same way, wherever the unknown member sits.
+      const patched = await patch(seed.key, id, { sheet_pricing: { rows: [{ width_limit_cm: 1, height_limit_cm: 1, base_price: 1, price_per_sq_cm: 1, colour: "red" }] } })
+      expectProblem(patched, 422, "validation_failed")
+      expect(patched.body.errors.map((e: { pointer: string; code: string }) => [e.pointer, e.code])).toEqual([
+        ["/sheet_pricing/rows/0/colour", "unknown_field"]
+      ])
+      expect(await read(seed.key, id)).toEqual(before)
+    })
+
+    it("names the field of a number that overflows it (1e400 parses to Infinity) on every pricing write", async () => {
+      const seed = await app.seedStore({ scopes: ALL_READS })
+      const { id } = await createCustomiser(seed.storeId)
+      const overflowing = '{"sizes":[{"name":"A","width_cm":1e400}]}'
+      const writes = [
+        await put(seed.key, id, overflowing),
+        await patch(seed.key, id, overflowing),
+        await app.call("POST", `/api/v3/customisers/${id}/pricing/validate`, { key: seed.key, body: overflowing })
+      ]
+      for (const res of writes) {
+        expectProblem(res, 422, "validation_failed")
+        expect(res.body.errors).toEqual([{ pointer: "/sizes/0/width_cm", code: "invalid_type", detail: expect.any(String) }])
+      }
+      const created = await app.call("POST", `/operator/v1/stores/${seed.storeId}/customisers`, {
+        body: `{"name":"N","product_family":"neon","selection_mode":"single_style","pricing_model":"simple_letter","pricing":${overflowing}}`,
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }
+      })
+      expectProblem(created, 422, "validation_failed")
+      expect(created.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(["/pricing/sizes/0/width_cm"])
+    })
+
+    it("gives every size and price list an id, kept when written back and never reused (operating contract 5.2)", async () => {
+      const seed = await app.seedStore({ scopes: ALL_READS })
+      const { id } = await createCustomiser(seed.storeId)
+      const first = (await put(seed.key, id, simpleLetterContent())).body.data
+      const firstIds = idsOf(first)
+      expect(firstIds).toHaveLength(3)
+      for (const assigned of firstIds) expect(Number.isInteger(assigned) && Number(assigned) > 0).toBe(true)
+      expect(new Set(firstIds).size).toBe(3)
+      expect(first).toMatchObject(withIdsOf(simpleLetterContent(), first))
+
+      // Written back as read, every element keeps its id; one written without an id gets a new one.
+      const second = (await put(seed.key, id, { ...first, sizes: [{ name: "Extra" }, ...first.sizes] })).body.data
+      expect(idsOf(second).slice(1)).toEqual(firstIds)
+      expect(firstIds).not.toContain(second.sizes[0].size_id)
+
+      // Deleted elements' ids are never handed out again.
+      const third = (await put(seed.key, id, { sizes: [{ name: "Again" }] })).body.data
+      expect([...firstIds, second.sizes[0].size_id]).not.toContain(third.sizes[0].size_id)
+    })
+
+    it("refuses an id that does not belong to the document with its pointer, on every write, and stores nothing", async () => {
+      const seed = await app.seedStore({ scopes: ALL_READS })
+      const { id } = await createCustomiser(seed.storeId, { pricing: simpleLetterContent() })
+      const before = await read(seed.key, id)
+      const [small, large, list] = idsOf(before)
+      // The price list's id is no size's id, and a row may only name a size of the written document.
+      const body = {
+        sizes: [{ size_id: list, name: "Not a size id" }, { size_id: small, name: "Small" }],
+        price_lists: [{ name: "L", rows: [{ size_id: large }] }]
+      }
+      const expected = [
+        ["/price_lists/0/rows/0/size_id", "unknown_id"],
+        ["/sizes/0/size_id", "unknown_id"]
+      ]
+      const pointers = (res: TestResponse) => res.body.errors.map((e: { pointer: string; code: string }) => [e.pointer, e.code])
+      for (const res of [
+        await put(seed.key, id, body),
+        await patch(seed.key, id, body),
+        await app.call("POST", `/api/v3/customisers/${id}/pricing/validate`, { key: seed.key, body })
+      ]) {
+        expectProblem(res, 422, "validation_failed")
+        expect(pointers(res)).toEqual(expected)
+      }
+      const created = await app.operator("POST", `/stores/${seed.storeId}/customisers`, {
+        name: "N",
+        product_family: "neon",
+        selection_mode: "single_style",
+        pricing_model: "simple_letter",
+        pricing: { sizes: [{ size_id: small, name: "Small" }] }
+      })
+      expectProblem(created, 422, "validation_failed")
+      expect(pointers(created)).toEqual([["/pricing/sizes/0/size_id", "unknown_id"]])
+      expect(await read(seed.key, id)).toEqual(before)
+    })
+
+    it("concurrent writes never hand out the same id twice", async () => {
+      const seed = await app.seedStore({ scopes: ALL_READS })
+      const { id } = await createCustomiser(seed.storeId)
+      const writes = await Promise.all(
+        Array.from({ length: 6 }, (_, index) => put(seed.key, id, { sizes: [{ name: `S${index}` }], price_lists: [{ name: "L", rows: [] }] }))
+      )
+      expect(writes.map((res) => res.status)).toEqual(writes.map(() => 200))
+      const handedOut = writes.flatMap((res) => idsOf(res.body.data))
+      expect(new Set(handedOut).size).toBe(handedOut.length)
+    })
+
     it("answers invalid_pricing_model for letter price lists on a frame-fit customiser", async () => {
       const seed = await app.seedStore({ scopes: ALL_READS })
       const { id } = await createCustomiser(seed.storeId, { pricing_model: "frame_fit" })
@@ -313,8 +426,8 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
       expect(res.status).toBe(200)
       const after = await read(seed.key, id)
       expect(after).toEqual(res.body.data)
-      expect(after.sizes).toEqual([{ name: "Only", sizing_strategy: "fixed_width" }])
-      expect(after.price_lists).toEqual(simpleLetterContent().price_lists)
+      expect(after.sizes).toEqual([{ size_id: expect.any(Number), name: "Only", sizing_strategy: "fixed_width" }])
+      expect(after.price_lists).toEqual(withIdsOf(simpleLetterContent(), after).price_lists)
       expect(after.base_pricing).toEqual(simpleLetterContent().base_pricing)
       expect(after).not.toHaveProperty("sheet_pricing")
     })
@@ -416,9 +529,11 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
       const viaPut = await put(seed.key, id, { sizes: [{ line_limit: 0 }] })
       expect(viaPut.body.errors).toEqual(bad.body.errors)
 
-      // The key the validation carried is still free for a real write.
+      // The key the validation carried is still free for a real write, and the validation drew no
+      // ids: the write gives the ones the validation showed.
       const write = await put(seed.key, id, simpleLetterContent(), "shared")
       expect(write.headers.get("idempotency-replay")).toBeNull()
+      expect(idsOf(write.body.data)).toEqual(idsOf(ok.body.data.pricing))
       expect((await read(seed.key, id)).sizes).toHaveLength(2)
     })
 
@@ -452,7 +567,13 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
       const { id } = await createCustomiser(seed.storeId)
       const a = simpleLetterContent()
       const b = { sizes: [{ name: "Tiny", line_limit: 1 }], price_lists: [], base_pricing: { mode: "included_in_price_lists", rows: [] } }
-      const contentOf = ({ object: _o, pricing_model: _m, pricing_model_display_name: _n, currency: _c, customiser_id: _i, ...rest }: Record<string, unknown>) => rest
+      // Each write of a or b gives its sizes and price lists new ids: compare what was written.
+      const withoutId = ({ size_id: _s, price_list_id: _p, ...rest }: Record<string, unknown>) => rest
+      const contentOf = ({ object: _o, pricing_model: _m, pricing_model_display_name: _n, currency: _c, customiser_id: _i, sizes, price_lists, ...rest }: Record<string, unknown>) => ({
+        ...(Array.isArray(sizes) ? { sizes: sizes.map(withoutId) } : {}),
+        ...rest,
+        ...(Array.isArray(price_lists) ? { price_lists: price_lists.map(withoutId) } : {})
+      })
       const writes = Array.from({ length: 8 }, (_, i) => put(seed.key, id, i % 2 === 0 ? a : b))
       const reads = Array.from({ length: 16 }, () => read(seed.key, id))
       const [written, seen] = await Promise.all([Promise.all(writes), Promise.all(reads)])

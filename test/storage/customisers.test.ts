@@ -1,10 +1,12 @@
 import { Effect, Layer, ManagedRuntime } from "effect"
+import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { layerServices } from "../../packages/core/src/app.js"
 import { Credentials } from "../../packages/core/src/services/credentials.js"
 import { Customisers } from "../../packages/core/src/services/customisers.js"
 import { Identity } from "../../packages/core/src/services/identity.js"
 import { layerDatabase } from "../../packages/core/src/storage/database.js"
+import pricingIds from "../../packages/core/src/storage/migrations/0007_pricing_ids.js"
 import { startApp } from "../support/app.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 
@@ -29,7 +31,8 @@ describe.each(databaseVariants())("customiser storage ($name database)", (varian
         const customiser = yield* customisers.create(store.id, { ...FUTURE, name: "Future", active: true }, () =>
           Effect.succeed({
             content: { sizes: [{ name: "Wide", sizing_strategy: "fixed_area", height_measurement_mode: "cap_height" }] },
-            legacySpellings: {}
+            legacySpellings: {},
+            lastPricingId: 0
           }))
         const key = yield* (yield* Credentials).issue(store.id, "test", {
           _tag: "Scoped",
@@ -60,6 +63,41 @@ describe.each(databaseVariants())("customiser storage ($name database)", (varian
       expect(outcome.found.name).toBe("Future")
       expect(outcome.elsewhere._tag).toBe("NotFound")
       expect(outcome.huge._tag).toBe("NotFound")
+    } finally {
+      await runtime.dispose()
+    }
+  })
+
+  it("migration 0007 gives ids to elements stored without a valid one, keeps valid ones and starts the counter after them", async () => {
+    const runtime = ManagedRuntime.make(layerServices.pipe(Layer.provideMerge(layerDatabase(db.config))))
+    try {
+      const stored = await runtime.runPromise(
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const customisers = yield* Customisers
+          const { store_id: storeId } = yield* customisers.findAnywhere(seeded.customiserId)
+          // A document as clients wrote it before ids were the server's: missing, repeated and non-positive ids.
+          const legacy = {
+            sizes: [{ size_id: 7, name: "Kept" }, { name: "Missing" }, { size_id: 7, name: "Repeated" }],
+            price_lists: [{ price_list_id: 0, name: "Zero", rows: [] }]
+          }
+          const rows = yield* sql<{ id: number }>`
+            INSERT INTO customisers (store_id, name, pricing_model, product_family, selection_mode, pricing)
+            VALUES (${storeId}, 'Legacy', 'simple_letter', 'neon', 'single_style', ${JSON.stringify(legacy)})
+            RETURNING id`
+          // Back to the schema before 0007, then 0007 again.
+          yield* sql`ALTER TABLE customisers DROP COLUMN pricing_last_id`
+          yield* pricingIds
+          return yield* customisers.readPricing(storeId, Number(rows[0]?.id))
+        })
+      )
+      expect(stored.content.sizes).toEqual([
+        { size_id: 7, name: "Kept" },
+        { size_id: 8, name: "Missing" },
+        { size_id: 9, name: "Repeated" }
+      ])
+      expect(stored.content.price_lists).toEqual([{ price_list_id: 10, name: "Zero", rows: [] }])
+      expect(stored.lastPricingId).toBe(10)
     } finally {
       await runtime.dispose()
     }

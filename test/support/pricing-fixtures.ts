@@ -1,10 +1,12 @@
 /** Pricing documents shared by the HTTP suites: valid for a `simple_letter` customiser. */
 
-/** A valid v3 pricing document body without its read-only header. */
+/**
+ * A valid v3 pricing document body without its read-only header, as first written: no ids yet
+ * (the server assigns them), rows naming their size by `size_key`.
+ */
 export const simpleLetterContent = () => ({
   sizes: [
     {
-      size_id: 1,
       client_key: "small",
       name: "Small",
       description: null,
@@ -21,7 +23,6 @@ export const simpleLetterContent = () => ({
       width_multiplier: 1.2
     },
     {
-      size_id: 2,
       client_key: "large",
       name: "Large",
       description: "Shop fronts",
@@ -41,25 +42,24 @@ export const simpleLetterContent = () => ({
   base_pricing: {
     mode: "included_in_price_lists",
     rows: [
-      { size_id: 1, size_key: "small", base_price: { line_1: 1000, line_2: 1500 }, width_limit_cm: 50, height_limit_cm: 10, length_limit_cm: null }
+      { size_key: "small", base_price: { line_1: 1000, line_2: 1500 }, width_limit_cm: 50, height_limit_cm: 10, length_limit_cm: null }
     ]
   },
   price_lists: [
     {
-      price_list_id: 9,
       name: "Standard",
       letter_pricing_method: "fixed_letter",
       shipping: { calculation: "volumetric", volumetric_divisor: 5000, add_weight_to_product: true },
       rows: [
-        { size_id: 1, size_key: "small", base_price: { line_1: 1000 }, letter_price: { line_1: 200 }, price_per_cm: 1.5, price_per_letter: 150 },
-        { size_id: 2, size_key: "large", base_price: { line_1: 2000 }, letter_price: { line_1: 400 }, price_per_cm: 2.5, price_per_letter: 250 }
+        { size_key: "small", base_price: { line_1: 1000 }, letter_price: { line_1: 200 }, price_per_cm: 1.5, price_per_letter: 150 },
+        { size_key: "large", base_price: { line_1: 2000 }, letter_price: { line_1: 400 }, price_per_cm: 2.5, price_per_letter: 250 }
       ]
     }
   ],
   sheet_pricing: { rows: [{ width_limit_cm: 100, height_limit_cm: 50, base_price: 5000, price_per_sq_cm: 0.02 }] }
 })
 
-/** The same document in the v2 shape (`pricing_id`, `height_strategy`, sheet `pricings`, legacy spellings). */
+/** The same document in the v2 shape (`height_strategy`, sheet `pricings`, legacy spellings). */
 export const simpleLetterContentV2 = () => {
   const v3 = simpleLetterContent()
   return {
@@ -69,7 +69,7 @@ export const simpleLetterContentV2 = () => {
       height_measurement_mode: height_measurement_mode === "line_height" ? "LINE_HEIGHT" : "LETTER_HEIGHT"
     })),
     base_pricing: v3.base_pricing,
-    price_lists: v3.price_lists.map(({ price_list_id, ...list }) => ({ pricing_id: price_list_id, ...list })),
+    price_lists: v3.price_lists,
     sheet_pricing: {
       pricings: v3.sheet_pricing.rows.map((band) => ({
         cmLimitWidth: band.width_limit_cm,
@@ -80,3 +80,31 @@ export const simpleLetterContentV2 = () => {
     }
   }
 }
+
+type Element = Record<string, unknown>
+interface WithElements {
+  readonly sizes?: ReadonlyArray<Element>
+  readonly price_lists?: ReadonlyArray<Element>
+}
+
+/**
+ * `written` as it reads back: each size and price list led by the id the server gave it, taken
+ * from `read` (a document read back after the write), so a comparison checks everything else.
+ */
+export const withIdsOf = <D extends WithElements>(written: D, read: WithElements, priceListId = "price_list_id"): D => ({
+  ...written,
+  ...(written.sizes === undefined
+    ? {}
+    : { sizes: written.sizes.map((size, index) => ({ size_id: read.sizes?.[index]?.size_id, ...size })) }),
+  ...(written.price_lists === undefined
+    ? {}
+    : {
+      price_lists: written.price_lists.map((list, index) => ({ [priceListId]: read.price_lists?.[index]?.[priceListId], ...list }))
+    })
+})
+
+/** The ids of a read document's sizes and price lists, in document order. */
+export const idsOf = (read: WithElements, priceListId = "price_list_id"): ReadonlyArray<unknown> => [
+  ...(read.sizes ?? []).map((size) => size.size_id),
+  ...(read.price_lists ?? []).map((list) => list[priceListId])
+]

@@ -13,9 +13,10 @@ const escapeHtml = (text: string): string =>
 type Operation = { readonly summary?: string; readonly description?: string; readonly operationId?: string }
 
 // Pricing writes are decoded by the pricing validator (it needs the stored customiser), so their
-// endpoint payload is opaque JSON; the document still shows the schema that validator enforces.
-const pricingWriteSchema = Schema.toJsonSchemaDocument(PricingDocumentV3).schema
-const PRICING_BODY_COMPONENTS = ["PricingDocumentWriteEncoded", "PricingMergePatchEncoded"]
+// endpoint payload is opaque JSON; the document still shows the schema that validator enforces,
+// undeclared members refused included.
+const pricingWriteSchema = Schema.toJsonSchemaDocument(PricingDocumentV3, { onExcessProperty: "error" }).schema
+const PRICING_BODY_COMPONENTS = ["PricingDocumentWrite", "PricingMergePatch"]
 
 /** The OpenAPI 3.1 document, generated from the same schemas that validate requests. */
 export const openApiDocument = (baseUrl: string) => {

@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { NotFound } from "../domain/errors.js"
 import type { LegacySpellings } from "../domain/pricing/legacy-spellings.js"
 import { type PricingContent, EMPTY_PRICING_CONTENT } from "../domain/pricing/content.js"
-import { isStorableId, singleRow } from "../storage/rows.js"
+import { isStorableId, jsonColumn, singleRow } from "../storage/rows.js"
 
 /** A customiser as stored: canonical spellings (or whatever older data holds), UTC timestamps with microseconds. */
 export interface CustomiserRecord {
@@ -25,6 +25,8 @@ export interface StoredPricing {
   readonly currency: string
   readonly content: PricingContent
   readonly legacySpellings: LegacySpellings
+  /** The last id the customiser's pricing-id counter gave out. */
+  readonly lastPricingId: number
 }
 
 /** The fields of a new customiser. */
@@ -36,15 +38,20 @@ export interface NewCustomiser {
   readonly active: boolean
 }
 
-/** What a pricing write stores: the document content and the legacy spellings to keep beside it. */
+/**
+ * What a pricing write stores: the document content, the legacy spellings to keep beside it and
+ * the id counter after the ids the write drew.
+ */
 export interface PricingReplacement {
   readonly content: PricingContent
   readonly legacySpellings: LegacySpellings
+  readonly lastPricingId: number
 }
 
 /**
  * Decides a pricing write from the stored pricing (read under a row lock, so concurrent PATCHes
- * never lose each other's changes) or refuses it.
+ * never lose each other's changes and concurrent writes never draw the same pricing id) or
+ * refuses it.
  */
 export type PricingDecision<E> = (current: StoredPricing) => Effect.Effect<PricingReplacement, E>
 
@@ -57,6 +64,7 @@ interface PricingRow extends CustomiserRow {
   readonly currency: string
   readonly pricing: PricingContent | string
   readonly legacy_spellings: LegacySpellings | string
+  readonly pricing_last_id: number | string
 }
 
 const toRecord = (row: CustomiserRow): CustomiserRecord => ({
@@ -71,14 +79,12 @@ const toRecord = (row: CustomiserRow): CustomiserRecord => ({
   updated_at: row.updated_at
 })
 
-// Drivers hand `json` columns back parsed (PostgreSQL) or as text (some configurations); accept both.
-const parsedJson = <A>(value: A | string): A => (typeof value === "string" ? (JSON.parse(value) as A) : value)
-
 const toStoredPricing = (row: PricingRow): StoredPricing => ({
   customiser: toRecord(row),
   currency: row.currency,
-  content: parsedJson(row.pricing),
-  legacySpellings: parsedJson(row.legacy_spellings)
+  content: jsonColumn(row.pricing),
+  legacySpellings: jsonColumn(row.legacy_spellings),
+  lastPricingId: Number(row.pricing_last_id)
 })
 
 const notFound = new NotFound({ resource: "customiser" })
@@ -120,7 +126,7 @@ export class Customisers extends Context.Service<Customisers, {
 
       const selectPricing = (storeId: number, customiserId: number, lock: boolean) =>
         !isStorableId(customiserId) ? Effect.fail(notFound) : sql<PricingRow>`
-          SELECT ${columns}, s.currency, c.pricing, c.legacy_spellings
+          SELECT ${columns}, s.currency, c.pricing, c.legacy_spellings, c.pricing_last_id
           FROM customisers c JOIN stores s ON s.id = c.store_id
           WHERE c.id = ${customiserId} AND c.store_id = ${storeId}
           ${lock ? sql`FOR UPDATE OF c` : sql``}`.pipe(
@@ -138,6 +144,7 @@ export class Customisers extends Context.Service<Customisers, {
           UPDATE customisers SET
             pricing = ${JSON.stringify(replacement.content)},
             legacy_spellings = ${JSON.stringify(replacement.legacySpellings)},
+            pricing_last_id = ${replacement.lastPricingId},
             pricing_revision = pricing_revision + 1,
             updated_at = now()
           WHERE id = ${customiserId}`.pipe(Effect.orDie)

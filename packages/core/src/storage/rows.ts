@@ -13,3 +13,9 @@ const MAX_INTEGER_ID = 2_147_483_647
  * and must not reach the database, which would refuse them with an error.
  */
 export const isStorableId = (id: number): boolean => Number.isSafeInteger(id) && id >= 1 && id <= MAX_INTEGER_ID
+
+/**
+ * The value of a `json` column: drivers hand it back parsed (PostgreSQL) or as text (some
+ * configurations); both are accepted.
+ */
+export const jsonColumn = <A>(value: A | string): A => (typeof value === "string" ? (JSON.parse(value) as A) : value)

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest"
 import { validatePricingV3 } from "../../src/domain/pricing/index.js"
 
-const storedFor = (pricingModel: string) => ({ pricingModel, currency: "GBP", customiserId: 1 })
+const storedFor = (pricingModel: string) => ({
+  pricingModel,
+  currency: "GBP",
+  customiserId: 1,
+  identities: { sizeIds: new Set<number>(), priceListIds: new Set<number>() }
+})
 
 const priceListWith = (list: object, row: object) => ({ price_lists: [{ name: "List", rows: [row], ...list }] })
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest"
 import type { FieldError } from "../../src/domain/field-error.js"
 import { LetterPricingMethod, PricingModel, ShippingCalculation, SizingStrategy } from "../../src/domain/enums.js"
 import {
+  type CompileOptions,
   type Decoded,
   LINE_KEYS,
   type PricingDocumentV2,
@@ -12,6 +13,7 @@ import {
   type PricingDocumentV3,
   type SizeV2,
   compileDecoder,
+  identitiesOf,
   issueToFieldErrors,
   pricingHeaderV3,
   pricingV2ToV3,
@@ -30,9 +32,11 @@ const integer = fc.integer({ min: -1_000_000, max: 1_000_000 })
 const nonNegativeInteger = fc.nat({ max: 1_000_000 })
 const perLine = fc.dictionary(fc.constantFrom(...LINE_KEYS), nonNegative, { maxKeys: 4, noNullPrototype: true })
 
+const positiveId = fc.integer({ min: 1, max: 1_000_000 })
+
 const size = fc.record(
   {
-    size_id: nullable(integer),
+    size_id: nullable(positiveId),
     client_key: nullable(fc.string({ minLength: 1 })),
     name: fc.string(),
     description: nullable(fc.string()),
@@ -58,10 +62,11 @@ const letterFor = <T>(model: WritableModel, arbitrary: fc.Arbitrary<T>) =>
   model === "frame_fit" ? fc.constant(null) : nullable(arbitrary)
 const areaFor = (model: WritableModel) => (model === "frame_fit" ? nullable(nonNegative) : fc.constant(null))
 
-const basePricingRow = (model: WritableModel) =>
+// Rows name sizes of their own document (`sizeId` draws from those ids), as the identity rules require.
+const basePricingRow = (model: WritableModel, sizeId: fc.Arbitrary<number | null>) =>
   fc.record(
     {
-      size_id: nullable(integer),
+      size_id: sizeId,
       size_key: nullable(fc.string()),
       base_price: basePriceFor(model),
       width_limit_cm: nullable(nonNegative),
@@ -71,10 +76,10 @@ const basePricingRow = (model: WritableModel) =>
     { requiredKeys: [], ...plain }
   )
 
-const priceListRow = (model: WritableModel) =>
+const priceListRow = (model: WritableModel, sizeId: fc.Arbitrary<number | null>) =>
   fc.record(
     {
-      size_id: nullable(integer),
+      size_id: sizeId,
       size_key: nullable(fc.string()),
       base_price: basePriceFor(model),
       letter_price: letterFor(model, perLine),
@@ -93,10 +98,10 @@ const priceListRow = (model: WritableModel) =>
     { requiredKeys: [], ...plain }
   )
 
-const priceList = (model: WritableModel) =>
+const priceList = (model: WritableModel, sizeId: fc.Arbitrary<number | null>) =>
   fc.record(
     {
-      price_list_id: nullable(integer),
+      price_list_id: nullable(positiveId),
       name: fc.string(),
       letter_pricing_method: letterFor(model, fc.constantFrom(...LetterPricingMethod.values)),
       shipping: nullable(
@@ -109,7 +114,7 @@ const priceList = (model: WritableModel) =>
           { requiredKeys: [], ...plain }
         )
       ),
-      rows: fc.array(priceListRow(model), { maxLength: 4 })
+      rows: fc.array(priceListRow(model, sizeId), { maxLength: 4 })
     },
     { requiredKeys: ["name", "rows"], ...plain }
   )
@@ -119,31 +124,45 @@ const sheetBand = fc.record(
   plain
 )
 
-const content = (model: WritableModel) =>
-  fc.record(
-    {
-      sizes: fc.array(size, { maxLength: 5 }),
-      base_pricing: fc.record(
-        { mode: fc.constantFrom("included_in_price_lists", "other"), rows: fc.array(basePricingRow(model), { maxLength: 4 }) },
-        plain
-      ),
-      price_lists: fc.array(priceList(model), { maxLength: 3 }),
-      sheet_pricing: nullable(fc.record({ rows: fc.array(sheetBand, { maxLength: 3 }) }, plain))
-    },
-    { requiredKeys: [], ...plain }
-  )
+// Ids are unique per kind within a document; elements without one may repeat.
+type WithId<K extends string> = { readonly [P in K]?: number | null }
+const sameId = <K extends string>(key: K) => (a: WithId<K>, b: WithId<K>) => typeof a[key] === "number" && a[key] === b[key]
 
-const storedContext = fc.record({
+const content = (model: WritableModel) =>
+  fc.tuple(fc.uniqueArray(size, { maxLength: 5, comparator: sameId("size_id") }), fc.boolean()).chain(([sizes, sendSizes]) => {
+    const ids = sendSizes ? sizes.flatMap((entry) => (typeof entry.size_id === "number" ? [entry.size_id] : [])) : []
+    const sizeId = ids.length === 0 ? fc.constant(null) : nullable(fc.constantFrom(...ids))
+    const others = fc.record(
+      {
+        base_pricing: fc.record(
+          {
+            mode: fc.constantFrom("included_in_price_lists", "other"),
+            rows: fc.array(basePricingRow(model, sizeId), { maxLength: 4 })
+          },
+          plain
+        ),
+        price_lists: fc.uniqueArray(priceList(model, sizeId), { maxLength: 3, comparator: sameId("price_list_id") }),
+        sheet_pricing: nullable(fc.record({ rows: fc.array(sheetBand, { maxLength: 3 }) }, plain))
+      },
+      { requiredKeys: [], ...plain }
+    )
+    return sendSizes ? others.map((rest) => ({ sizes, ...rest })) : others
+  })
+
+const storedHeader = fc.record({
   pricingModel: fc.constantFrom<WritableModel>("simple_letter", "advanced_letter", "frame_fit"),
   currency: fc.constantFrom("GBP", "EUR", "USD", "JPY"),
   customiserId: fc.nat()
 })
 
-/** A valid v3 document in read form (header equal to the stored context) with its context. */
-const validV3 = storedContext.chain((stored) =>
-  content(stored.pricingModel).map((body) => ({
-    stored,
-    document: { ...pricingHeaderV3(stored), ...body } satisfies PricingDocumentV3
+/**
+ * A valid v3 document in read form (header equal to the stored context) with its context: the
+ * stored document holds the ids this one was read with.
+ */
+const validV3 = storedHeader.chain((header) =>
+  content(header.pricingModel).map((body) => ({
+    stored: { ...header, identities: identitiesOf(body) },
+    document: { ...pricingHeaderV3(header), ...body } satisfies PricingDocumentV3
   }))
 )
 
@@ -187,10 +206,13 @@ const nearlyValidV3 = fc
     return { stored, input: replaceAt(document, path, junk) }
   })
 
+const anyIds = fc.array(integer, { maxLength: 5 }).map((ids): ReadonlySet<number> => new Set(ids))
+
 const anyStored = fc.record({
   pricingModel: fc.oneof(fc.constantFrom(...PricingModel.values, ...PricingModel.legacyValues), fc.string()),
   currency: fc.string(),
-  customiserId: fc.integer()
+  customiserId: fc.integer(),
+  identities: fc.record({ sizeIds: anyIds, priceListIds: anyIds })
 })
 
 const expectWellFormed = (result: ReturnType<typeof validatePricingV3> | ReturnType<typeof validatePricingV2>) => {
@@ -315,8 +337,8 @@ const normalise = <A>(decoded: Decoded<A>): Decoded<A> =>
   decoded.ok ? decoded : { ok: false, errors: [...decoded.errors].sort(byPosition) }
 
 /** Effect's own decoder, faults rendered the same way the validators render them. */
-const viaEffect = <S extends Schema.ConstraintDecoder<unknown>>(schema: S) => {
-  const decode = Schema.decodeUnknownResult(schema, { errors: "all" })
+const viaEffect = <S extends Schema.ConstraintDecoder<unknown>>(schema: S, options: CompileOptions) => {
+  const decode = Schema.decodeUnknownResult(schema, { errors: "all", ...options })
   return (input: unknown): Decoded<S["Type"]> => {
     const result = decode(input)
     return Result.isSuccess(result)
@@ -338,26 +360,56 @@ const mutateAt = (value: unknown, path: ReadonlyArray<string | number>, replacem
   return copy
 }
 
-/** JSON derived from a valid document: a few nodes replaced by arbitrary JSON or removed. */
+/** A copy of `value` whose object at `path` (if it is one) gains the member `key`. */
+const addMemberAt = (value: unknown, path: ReadonlyArray<string | number>, key: string, member: unknown): unknown => {
+  const [head, ...rest] = path
+  if (head === undefined) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return value
+    const copy: Record<string, unknown> = { ...value }
+    Object.defineProperty(copy, key, { value: member, enumerable: true, writable: true, configurable: true })
+    return copy
+  }
+  if (Array.isArray(value)) return value.map((item, index) => (index === head ? addMemberAt(item, rest, key, member) : item))
+  if (typeof value !== "object" || value === null) return value
+  return { ...value, [head]: addMemberAt((value as Record<string, unknown>)[String(head)], rest, key, member) }
+}
+
+/**
+ * JSON derived from a valid document: a few nodes replaced by arbitrary JSON or removed, and a few
+ * objects given a member, usually one their schema does not declare.
+ */
 const jsonNear = <A>(valid: fc.Arbitrary<A>) =>
   fc
-    .tuple(valid, fc.array(fc.tuple(fc.nat(), fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant(ABSENT))), { maxLength: 4 }))
-    .map(([document, edits]) =>
-      edits.reduce<unknown>((current, [pick, replacement]) => {
+    .tuple(
+      valid,
+      fc.array(fc.tuple(fc.nat(), fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant(ABSENT))), { maxLength: 4 }),
+      fc.array(fc.tuple(fc.nat(), fc.oneof(fc.string(), fc.constantFrom("size", "price_list", "__proto__", "rows")), fc.jsonValue({ maxDepth: 1 })), {
+        maxLength: 2
+      })
+    )
+    .map(([document, edits, additions]) => {
+      const edited = edits.reduce<unknown>((current, [pick, replacement]) => {
         const paths = pathsOf(current)
         return mutateAt(current, paths[pick % paths.length] ?? [], replacement)
       }, document)
-    )
+      return additions.reduce<unknown>((current, [pick, key, member]) => {
+        const paths = pathsOf(current)
+        return addMemberAt(current, paths[pick % paths.length] ?? [], key, member)
+      }, edited)
+    })
 
 describe("compiled decoder agrees with Effect's decoder on JSON", () => {
+  const refuse: CompileOptions = { onExcessProperty: "error" }
+  const ignore: CompileOptions = {}
   const cases = [
-    ["v3 document", PricingDocumentV3Schema, jsonNear(validV3.map(({ document }) => document))],
-    ["v2 PUT body", PricingPutBodyV2, jsonNear(validV3.map(({ document }) => ({ pricing: pricingV3ToV2(document) })))]
+    ["v3 document, unknown members refused", PricingDocumentV3Schema, refuse, jsonNear(validV3.map(({ document }) => document))],
+    ["v3 document, unknown members dropped", PricingDocumentV3Schema, ignore, jsonNear(validV3.map(({ document }) => document))],
+    ["v2 PUT body", PricingPutBodyV2, ignore, jsonNear(validV3.map(({ document }) => ({ pricing: pricingV3ToV2(document) })))]
   ] as const
 
-  it.each(cases)("%s: same verdict, same document, same faults", (_name, schema, nearValid) => {
-    const compiled = compileDecoder(schema)
-    const effect = viaEffect(schema)
+  it.each(cases)("%s: same verdict, same document, same faults", (_name, schema, options, nearValid) => {
+    const compiled = compileDecoder(schema, options)
+    const effect = viaEffect(schema, options)
     const inputs = fc.oneof(nearValid, fc.json().map((text): unknown => JSON.parse(text)))
     fc.assert(
       fc.property(inputs, (input) => {

@@ -20,8 +20,15 @@ const setIn = (value: unknown, path: ReadonlyArray<Segment>, replacement: unknow
   return copy
 }
 
-const stored = { pricingModel: "simple_letter", currency: "GBP", customiserId: 42 }
+// The stored document holds size 1 and price list 9, the ids `validV3` was read with.
+const stored = {
+  pricingModel: "simple_letter",
+  currency: "GBP",
+  customiserId: 42,
+  identities: { sizeIds: new Set([1]), priceListIds: new Set([9]) }
+}
 
+// Rows name their size by size_key, so a case that changes the size's id leaves them valid.
 const validV3 = {
   object: "pricing",
   pricing_model: "simple_letter",
@@ -51,7 +58,6 @@ const validV3 = {
     mode: "included_in_price_lists",
     rows: [
       {
-        size_id: 1,
         size_key: "small",
         base_price: { line_1: 1000, line_2: 1500 },
         width_limit_cm: 50,
@@ -68,7 +74,6 @@ const validV3 = {
       shipping: { calculation: "volumetric", volumetric_divisor: 5000, add_weight_to_product: true },
       rows: [
         {
-          size_id: 1,
           size_key: "small",
           base_price: { line_1: 1000 },
           letter_price: { line_1: 200, line_10: 900 },
@@ -118,9 +123,25 @@ describe("validatePricingV3: a valid document", () => {
     expect(validatePricingV3({}, stored)).toEqual({ ok: true, document: {} })
   })
 
-  it("ignores unknown members and leaves them out of the document", () => {
-    const withExtras = setIn(setIn(validV3, ["future"], 1), ["sizes", 0, "colour"], "red")
-    expect(validatePricingV3(withExtras, stored)).toEqual({ ok: true, document: validV3 })
+  it("refuses every member the contract does not define, one unknown_field fault each", () => {
+    let document: unknown = setIn(validV3, ["price_list"], [])
+    document = setIn(document, ["sizes", 0, "colour"], "red")
+    document = setIn(document, ["price_lists", 0, "shipping", "carrier"], "ups")
+    document = setIn(document, ["sheet_pricing", "rows", 0, "basePrice"], 1)
+    const failure = failureOf(validatePricingV3(document, stored))
+    expect(failure.code).toBe("validation_failed")
+    expect(failure.errors.map(({ pointer, code }) => [pointer, code])).toEqual([
+      ["/price_list", "unknown_field"],
+      ["/price_lists/0/shipping/carrier", "unknown_field"],
+      ["/sheet_pricing/rows/0/basePrice", "unknown_field"],
+      ["/sizes/0/colour", "unknown_field"]
+    ])
+    for (const error of failure.errors) expect(error.detail).not.toBe("")
+  })
+
+  it("takes any key in a per-line object: line keys have their own rule", () => {
+    const failure = failureOf(validatePricingV3(setIn(validV3, ["base_pricing", "rows", 0, "base_price", "line_x"], 1), stored))
+    expect(failure.errors.map(({ code }) => code)).toEqual(["invalid_key"])
   })
 })
 
@@ -152,6 +173,17 @@ const NULLABLE_INTEGER = (path: ReadonlyArray<Segment>): ReadonlyArray<Constrain
   [path, "3", "invalid_type"]
 ]
 
+// An id member: the id the element was read with, or none; anything else is refused.
+const ID_MEMBER = (path: ReadonlyArray<Segment>, readWith: number): ReadonlyArray<ConstraintCase> => [
+  [path, readWith, null],
+  [path, null, null],
+  [path, ABSENT, null],
+  [path, readWith + 1, "unknown_id"],
+  [path, -readWith, "unknown_id"],
+  [path, readWith + 0.5, "invalid_type"],
+  [path, String(readWith), "invalid_type"]
+]
+
 const NULLABLE_NUMBER = (path: ReadonlyArray<Segment>): ReadonlyArray<ConstraintCase> => [
   [path, -4.5, null],
   [path, null, null],
@@ -164,7 +196,7 @@ const CONSTRAINTS: ReadonlyArray<ConstraintCase> = [
   [[...S, "name"], null, "invalid_type"],
   [[...S, "name"], 5, "invalid_type"],
   [[...S, "name"], "", null],
-  ...NULLABLE_INTEGER([...S, "size_id"]),
+  ...ID_MEMBER([...S, "size_id"], 1),
   [[...S, "client_key"], "k", null],
   [[...S, "client_key"], null, null],
   [[...S, "client_key"], "", "too_short"],
@@ -207,7 +239,7 @@ const CONSTRAINTS: ReadonlyArray<ConstraintCase> = [
   [["base_pricing", "rows"], ABSENT, "required"],
   [["base_pricing", "rows"], [], null],
   [["base_pricing", "rows"], {}, "invalid_type"],
-  ...NULLABLE_INTEGER([...BP, "size_id"]),
+  ...ID_MEMBER([...BP, "size_id"], 1),
   [[...BP, "size_key"], null, null],
   [[...BP, "size_key"], 1, "invalid_type"],
   ...NON_NEGATIVE_NUMBER([...BP, "base_price"]),
@@ -226,7 +258,7 @@ const CONSTRAINTS: ReadonlyArray<ConstraintCase> = [
   [["price_lists"], [], null],
   [["price_lists"], "none", "invalid_type"],
   [[...PL], "list", "invalid_type"],
-  ...NULLABLE_INTEGER([...PL, "price_list_id"]),
+  ...ID_MEMBER([...PL, "price_list_id"], 9),
   [[...PL, "name"], ABSENT, "required"],
   [[...PL, "name"], 1, "invalid_type"],
   [[...PL, "rows"], ABSENT, "required"],
@@ -244,7 +276,7 @@ const CONSTRAINTS: ReadonlyArray<ConstraintCase> = [
   [[...PL, "shipping", "volumetric_divisor"], "5000", "invalid_type"],
   [[...PL, "shipping", "add_weight_to_product"], "yes", "invalid_type"],
   // price-list rows
-  ...NULLABLE_INTEGER([...PLR, "size_id"]),
+  ...ID_MEMBER([...PLR, "size_id"], 1),
   [[...PLR, "size_key"], 3, "invalid_type"],
   ...NON_NEGATIVE_NUMBER([...PLR, "base_price"]),
   [[...PLR, "base_price", "line_2"], -5, "too_small"],
@@ -425,12 +457,19 @@ const validV2Body = {
     value_units: { base_price: "minor_currency_units" },
     sizes: [{ name: "Small", height_strategy: "DYNAMIC", height_measurement_mode: "LETTER_HEIGHT", line_limit: 3 }],
     base_pricing: { mode: "included_in_price_lists", rows: [{ size_key: "small", base_price: { line_1: 10 } }] },
-    price_lists: [{ pricing_id: 3, name: "Standard", rows: [{ price_per_letter: 1 }] }],
+    price_lists: [{ pricing_id: 9, name: "Standard", rows: [{ price_per_letter: 1 }] }],
     sheet_pricing: { pricings: [{ cmLimitWidth: 10, cmLimitHeight: 20, basePrice: 100, pricePerSqCm: 0.5 }] }
   }
 }
 
 describe("validatePricingV2", () => {
+  it("ignores unknown members, as v2 always did, and leaves them out of the document", () => {
+    const withExtras = setIn(setIn(validV2Body, ["pricing", "price_list"], []), ["pricing", "sizes", 0, "colour"], "red")
+    const result = validatePricingV2(setIn(withExtras, ["future"], 1), stored)
+    const { value_units: _ignored, ...expected } = validV2Body.pricing
+    expect(result).toEqual({ ok: true, document: expected })
+  })
+
   it("accepts a valid body and returns the inner document without value_units", () => {
     const result = validatePricingV2(validV2Body, stored)
     const { value_units: _ignored, ...expected } = validV2Body.pricing
@@ -453,7 +492,9 @@ describe("validatePricingV2", () => {
     [["pricing", "sizes", 0, "height_measurement_mode"], "LINE_HEIGHT", null, ""],
     [["pricing", "sizes", 0, "height_measurement_mode"], "line_height", "unsupported_value", "/pricing/sizes/0/height_measurement_mode"],
     [["pricing", "sizes", 0, "line_limit"], 0, "too_small", "/pricing/sizes/0/line_limit"],
-    [["pricing", "price_lists", 0, "pricing_id"], "3", "invalid_type", "/pricing/price_lists/0/pricing_id"],
+    [["pricing", "price_lists", 0, "pricing_id"], "9", "invalid_type", "/pricing/price_lists/0/pricing_id"],
+    [["pricing", "price_lists", 0, "pricing_id"], 3, "unknown_id", "/pricing/price_lists/0/pricing_id"],
+    [["pricing", "sizes", 0, "size_id"], 9, "unknown_id", "/pricing/sizes/0/size_id"],
     [["pricing", "price_lists", 0, "pricing_id"], null, null, ""],
     [["pricing", "sheet_pricing"], null, null, ""],
     [["pricing", "sheet_pricing", "pricings", 0, "cmLimitWidth"], ABSENT, "required", "/pricing/sheet_pricing/pricings/0/cmLimitWidth"],

@@ -17,16 +17,23 @@ import { issueToFieldErrors } from "./issues.js"
  * Null, Literal, Objects (properties, or one string-keyed index signature), Arrays (a single rest
  * element) and Union. Anything else is refused when compiling, at module load, never while
  * validating input. Members are read as Effect reads them (a member sent as `undefined` is present
- * and of the wrong type); parsed JSON has no inherited members, so nothing else differs.
+ * and of the wrong type); parsed JSON has no inherited members, so nothing else differs. Undeclared
+ * members are dropped, or refused one fault each under `onExcessProperty: "error"`, as Effect does
+ * with the same parse option.
  */
 
-/** Outcome of a compiled decode: the decoded value (unknown members dropped) or every fault. */
+/** Outcome of a compiled decode: the decoded value (undeclared members dropped) or every fault. */
 export type Decoded<A> =
   | { readonly ok: true; readonly value: A }
   | { readonly ok: false; readonly errors: ReadonlyArray<FieldError> }
 
 /** A compiled decoder. */
 export type CompiledDecoder<A> = (input: unknown) => Decoded<A>
+
+/** How a compiled decoder treats members its schema does not declare (Effect's parse option of the same name). */
+export interface CompileOptions {
+  readonly onExcessProperty?: "ignore" | "error"
+}
 
 type PathStack = Array<string | number>
 
@@ -81,14 +88,14 @@ const acceptsTypeOf = (ast: SchemaAST.AST): ((input: unknown) => boolean) => {
   }
 }
 
-const compileObjects = (ast: SchemaAST.Objects): Step => {
+const compileObjects = (ast: SchemaAST.Objects, options: CompileOptions): Step => {
   const [index, ...moreIndexes] = ast.indexSignatures
   if (moreIndexes.length > 0) throw unsupported(ast, "several index signatures")
   if (index !== undefined && ast.propertySignatures.length > 0) throw unsupported(ast, "properties with an index signature")
   if (index !== undefined) {
     if (index.parameter._tag !== "String" || index.parameter.checks !== undefined)
       throw unsupported(ast, "index keys other than plain strings")
-    const value = compileNode(index.type)
+    const value = compileNode(index.type, options)
     return (input, path, faults) => {
       if (!isJsonObject(input)) return report(new SchemaIssue.InvalidType(ast), path, faults)
       const output: Record<string, unknown> = {}
@@ -110,13 +117,24 @@ const compileObjects = (ast: SchemaAST.Objects): Step => {
       name: signature.name,
       optional: SchemaAST.isOptional(signature.type),
       annotations: signature.type.context?.annotations,
-      step: compileNode(signature.type)
+      step: compileNode(signature.type, options)
     }
   })
+  const declared = new Set(members.map((member) => member.name))
+  const refuseExcess = options.onExcessProperty === "error"
   return (input, path, faults) => {
     if (!isJsonObject(input)) return report(new SchemaIssue.InvalidType(ast), path, faults)
     const output: Record<string, unknown> = {}
     let ok = true
+    if (refuseExcess) {
+      for (const key of Object.keys(input)) {
+        if (declared.has(key)) continue
+        path.push(key)
+        report(new SchemaIssue.UnexpectedKey(ast), path, faults)
+        path.pop()
+        ok = false
+      }
+    }
     for (const member of members) {
       // One property read in the common case; `hasOwn` only settles whether an undefined was sent.
       const value = input[member.name]
@@ -138,10 +156,10 @@ const compileObjects = (ast: SchemaAST.Objects): Step => {
   }
 }
 
-const compileArrays = (ast: SchemaAST.Arrays): Step => {
+const compileArrays = (ast: SchemaAST.Arrays, options: CompileOptions): Step => {
   const [rest, ...more] = ast.rest
   if (ast.elements.length > 0 || rest === undefined || more.length > 0) throw unsupported(ast, "tuples")
-  const element = compileNode(rest)
+  const element = compileNode(rest, options)
   return (input, path, faults) => {
     if (!Array.isArray(input)) return report(new SchemaIssue.InvalidType(ast), path, faults)
     const output: Array<unknown> = []
@@ -158,22 +176,22 @@ const compileArrays = (ast: SchemaAST.Arrays): Step => {
 }
 
 // `NullOr(X)` is most of a pricing document: settle null and type mismatches without the general loop.
-const compileNullable = (ast: SchemaAST.Union, member: SchemaAST.AST): Step => {
+const compileNullable = (ast: SchemaAST.Union, member: SchemaAST.AST, options: CompileOptions): Step => {
   const accepts = acceptsTypeOf(member)
-  const step = compileNode(member)
+  const step = compileNode(member, options)
   return (input, path, faults) => {
     if (input === null) return null
     return accepts(input) ? step(input, path, faults) : report(new SchemaIssue.AnyOf(ast, []), path, faults)
   }
 }
 
-const compileUnion = (ast: SchemaAST.Union): Step => {
+const compileUnion = (ast: SchemaAST.Union, options: CompileOptions): Step => {
   if (ast.options?.mode === "oneOf") throw unsupported(ast, "oneOf unions")
   const [first, second, ...others] = ast.types
   if (first !== undefined && second?._tag === "Null" && second.checks === undefined && others.length === 0) {
-    return compileNullable(ast, first)
+    return compileNullable(ast, first, options)
   }
-  const members = ast.types.map((member) => ({ accepts: acceptsTypeOf(member), step: compileNode(member) }))
+  const members = ast.types.map((member) => ({ accepts: acceptsTypeOf(member), step: compileNode(member, options) }))
   return (input, path, faults) => {
     // Faults of a member that fails are kept only if no later member succeeds: roll back to `mark`.
     const mark = faults.length
@@ -210,7 +228,7 @@ const compileLeaf = (ast: SchemaAST.AST): Step => {
   }
 }
 
-const compileBase = (ast: SchemaAST.AST): Step => {
+const compileBase = (ast: SchemaAST.AST, options: CompileOptions): Step => {
   switch (ast._tag) {
     case "String":
     case "Number":
@@ -221,20 +239,20 @@ const compileBase = (ast: SchemaAST.AST): Step => {
       return (input, path, faults) =>
         input === ast.literal ? input : report(new SchemaIssue.InvalidType(ast), path, faults)
     case "Objects":
-      return compileObjects(ast)
+      return compileObjects(ast, options)
     case "Arrays":
-      return compileArrays(ast)
+      return compileArrays(ast, options)
     case "Union":
-      return compileUnion(ast)
+      return compileUnion(ast, options)
     default:
       throw unsupported(ast, "node kind")
   }
 }
 
 // Checks run on a value whose structure already decoded, in order; an aborting check that fails stops the rest.
-const compileNode = (ast: SchemaAST.AST): Step => {
+const compileNode = (ast: SchemaAST.AST, options: CompileOptions): Step => {
   if (ast.encoding !== undefined) throw unsupported(ast, "transformations")
-  const base = compileBase(ast)
+  const base = compileBase(ast, options)
   if (ast.checks === undefined) return base
   const checks = flattenChecks(ast.checks).map((filter) => ({ filter, passes: predicateOf(filter) }))
   return (input, path, faults) => {
@@ -258,8 +276,8 @@ const compileNode = (ast: SchemaAST.AST): Step => {
  * Compiles `schema` once (throws if it uses a node kind outside the scope above); the returned
  * decoder never throws on input.
  */
-export const compileDecoder = <S extends Schema.Top>(schema: S): CompiledDecoder<S["Type"]> => {
-  const step = compileNode(schema.ast)
+export const compileDecoder = <S extends Schema.Top>(schema: S, options: CompileOptions = {}): CompiledDecoder<S["Type"]> => {
+  const step = compileNode(schema.ast, options)
   return (input) => {
     const faults: Array<FieldError> = []
     // The walker builds exactly what the schema describes (held to Effect's decoder by the agreement test).

@@ -21,7 +21,7 @@ export {
   pricingReadV2,
   pricingReadV3
 } from "./content.js"
-export { type CompiledDecoder, type Decoded, compileDecoder } from "./compile.js"
+export { type CompiledDecoder, type CompileOptions, type Decoded, compileDecoder } from "./compile.js"
 export { checkModelConsistency } from "./consistency.js"
 export {
   type CustomiserFacts,
@@ -43,6 +43,14 @@ export {
   PerLineAmounts,
   enumString
 } from "./fields.js"
+export {
+  type AssignedIds,
+  type PricingIdentities,
+  assignPricingIds,
+  checkIdentities,
+  identitiesOf,
+  restorePricingIds
+} from "./identities.js"
 export { issueToFieldErrors } from "./issues.js"
 export { type LegacySpellings, sizingStrategyKey } from "./legacy-spellings.js"
 export { LINE_KEYS, MAX_LINES, checkLineKeys } from "./line-keys.js"

@@ -7,7 +7,7 @@ import type { Path } from "./raw.js"
 /**
  * Flattens an Effect schema issue tree into problem-document items, one per fault, each with the
  * JSON Pointer of the offending member. Codes come from the check annotations (see `checks.ts`);
- * structural faults map to `required` and `invalid_type`.
+ * structural faults map to `required`, `invalid_type` and `unknown_field`.
  */
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
@@ -65,7 +65,8 @@ const visit: IssueVisitor = (issue, path, emit, descend) => {
       emit(fromAnnotations(path, issue.annotations, "invalid_value"))
       return true
     case "UnexpectedKey":
-      emit(fault(path, "unexpected_member", "This member is not allowed."))
+      // Operating contract 5.1: a misspelt member is refused, never silently dropped.
+      emit(fault(path, "unknown_field", "The pricing document does not define this member; check its spelling."))
       return true
     case "Forbidden":
     case "OneOf":

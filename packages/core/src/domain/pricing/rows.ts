@@ -1,9 +1,10 @@
 import { type Path, type RawObject, isRawObject, member } from "./raw.js"
 
 /**
- * Visits the priced rows of a raw (unvalidated) pricing document, skipping anything malformed (the
- * schema reports that). These walks run over thousands of rows on every write, so they allocate
- * nothing per row: visitors get indexes, and paths are built by the helpers below only on a fault.
+ * Visits the sizes, price lists and priced rows of a raw (unvalidated) pricing document, skipping
+ * anything malformed (the schema reports that). These walks run over thousands of rows on every
+ * write, so they allocate nothing per row: visitors get indexes, and paths are built by the
+ * helpers below only on a fault.
  */
 
 const forEachObject = (value: unknown, visit: (item: RawObject, index: number) => void): void => {
@@ -13,6 +14,9 @@ const forEachObject = (value: unknown, visit: (item: RawObject, index: number) =
     if (isRawObject(item)) visit(item, index)
   }
 }
+
+/** Path of a size. */
+export const sizePath = (base: Path, index: number): Path => [...base, "sizes", index]
 
 /** Path of a price list. */
 export const priceListPath = (base: Path, list: number): Path => [...base, "price_lists", list]
@@ -24,6 +28,10 @@ export const rowPath = (base: Path, list: number | undefined, index: number): Pa
 /** Visits each row of `base_pricing.rows`. */
 export const forEachBasePricingRow = (document: RawObject, visit: (row: RawObject, index: number) => void): void =>
   forEachObject(member(member(document, "base_pricing"), "rows"), visit)
+
+/** Visits each entry of `sizes`. */
+export const forEachSize = (document: RawObject, visit: (size: RawObject, index: number) => void): void =>
+  forEachObject(member(document, "sizes"), visit)
 
 /** Visits each entry of `price_lists`. */
 export const forEachPriceList = (document: RawObject, visit: (list: RawObject, index: number) => void): void =>

@@ -1,6 +1,7 @@
 import { PricingModel } from "../enums.js"
 import { type Decoded, compileDecoder } from "./compile.js"
 import { checkModelConsistency } from "./consistency.js"
+import { checkIdentities } from "./identities.js"
 import { checkLineKeys } from "./line-keys.js"
 import { canonicalPricingModel, isWritablePricingModel, pricingModelWriteFault } from "./model.js"
 import { isRawObject, member } from "./raw.js"
@@ -8,6 +9,7 @@ import { type ReadOnlyMember, checkReadOnly, isInteger, isStringOrNull } from ".
 import { PricingPutBodyV2, type PricingWriteDocumentV2 } from "./schema-v2.js"
 import { type PricingValidation, type StoredPricingContext, settle } from "./validation.js"
 
+// v2 bodies keep ignoring unknown members: their behaviour is frozen (operating contract 5.1).
 const decode = compileDecoder(PricingPutBodyV2)
 
 const BASE_PATH = ["pricing"] as const
@@ -46,6 +48,7 @@ export const validatePricingV2 = (input: unknown, stored: StoredPricingContext):
       : [
           ...checkReadOnly(root, BASE_PATH, readOnlyMembers(stored, model)),
           ...checkLineKeys(root, BASE_PATH),
+          ...checkIdentities(root, BASE_PATH, stored.identities, "pricing_id"),
           ...(isWritablePricingModel(model) ? checkModelConsistency(root, BASE_PATH, model) : [])
         ]
   return settle({

@@ -1,6 +1,7 @@
 import { PricingModel } from "../enums.js"
 import { compileDecoder } from "./compile.js"
 import { checkModelConsistency } from "./consistency.js"
+import { checkIdentities } from "./identities.js"
 import { checkLineKeys } from "./line-keys.js"
 import { canonicalPricingModel, isWritablePricingModel, pricingModelDisplayName, pricingModelWriteFault } from "./model.js"
 import { isRawObject } from "./raw.js"
@@ -8,7 +9,9 @@ import { type ReadOnlyMember, checkReadOnly, isInteger, isString } from "./read-
 import { PRICING_OBJECT, PricingDocumentV3 } from "./schema-v3.js"
 import { type PricingValidation, type StoredPricingContext, settle } from "./validation.js"
 
-const decode = compileDecoder(PricingDocumentV3)
+// Members the contract does not define are refused (operating contract 5.1): dropping a misspelt
+// `price_lists` would otherwise delete every price list.
+const decode = compileDecoder(PricingDocumentV3, { onExcessProperty: "error" })
 
 const readOnlyMembers = (stored: StoredPricingContext, model: string): ReadonlyArray<ReadOnlyMember> => [
   { name: "object", accepted: [PRICING_OBJECT], hasExpectedType: isString },
@@ -23,8 +26,8 @@ export type PricingValidationV3 = PricingValidation<PricingDocumentV3>
 
 /**
  * Validates a v3 pricing write body (PUT, or the result of applying a PATCH) against the stored
- * customiser. Never throws, whatever `input` is; unknown members are ignored and absent from
- * `document`.
+ * customiser. Never throws, whatever `input` is; a member the document does not define is an
+ * `unknown_field` fault.
  */
 export const validatePricingV3 = (input: unknown, stored: StoredPricingContext): PricingValidationV3 => {
   const model = canonicalPricingModel(stored.pricingModel)
@@ -35,6 +38,7 @@ export const validatePricingV3 = (input: unknown, stored: StoredPricingContext):
       : [
           ...checkReadOnly(root, [], readOnlyMembers(stored, model)),
           ...checkLineKeys(root, []),
+          ...checkIdentities(root, [], stored.identities, "price_list_id"),
           ...(isWritablePricingModel(model) ? checkModelConsistency(root, [], model) : [])
         ]
   return settle({ decoded: decode(input), basePath: [], modelFault: pricingModelWriteFault(model, []), ruleFaults })

@@ -1,5 +1,6 @@
 import { type FieldError, toPointer } from "../field-error.js"
 import type { Decoded } from "./compile.js"
+import type { PricingIdentities } from "./identities.js"
 import { compareByPointer } from "./pointer-order.js"
 import type { Path } from "./raw.js"
 
@@ -12,6 +13,8 @@ export interface StoredPricingContext {
   /** Uppercase ISO 4217 code. */
   readonly currency: string
   readonly customiserId: number
+  /** The ids of the stored document: the only ids a write may name. */
+  readonly identities: PricingIdentities
 }
 
 /** Problem `code` of a refused pricing document. */
@@ -29,7 +32,7 @@ export interface ValidationFindings<D> {
   readonly basePath: Path
   /** Set when the customiser's pricing cannot be written at all. */
   readonly modelFault: FieldError | undefined
-  /** Cross-field faults found on the raw body (read-only guards, line keys, model consistency). */
+  /** Cross-field faults found on the raw body (read-only guards, line keys, ids, model consistency). */
   readonly ruleFaults: ReadonlyArray<FieldError>
 }
 

@@ -1,10 +1,11 @@
 import { applyMergePatch } from "../merge-patch.js"
 import { type PricingContent, pricingContentOf, pricingReadV3 } from "./content.js"
+import { assignPricingIds, identitiesOf } from "./identities.js"
 import type { LegacySpellings } from "./legacy-spellings.js"
 import { type PricingHeaderContext, pricingV2ToV3 } from "./translate-pricing.js"
 import { validatePricingV2 } from "./validate-v2.js"
 import { validatePricingV3 } from "./validate-v3.js"
-import type { PricingValidationCode } from "./validation.js"
+import type { PricingValidationCode, StoredPricingContext } from "./validation.js"
 import type { FieldError } from "../field-error.js"
 
 /**
@@ -17,17 +18,35 @@ import type { FieldError } from "../field-error.js"
 export interface CurrentPricing {
   readonly header: PricingHeaderContext
   readonly content: PricingContent
+  /** The last id the customiser's pricing-id counter gave out (see identities.ts). */
+  readonly lastPricingId: number
 }
 
-/** What to store, or why not. */
+/** What to store (with the counter after the ids this write drew), or why not. */
 export type PricingWriteOutcome =
-  | { readonly ok: true; readonly content: PricingContent; readonly legacySpellings: LegacySpellings }
+  | {
+    readonly ok: true
+    readonly content: PricingContent
+    readonly legacySpellings: LegacySpellings
+    readonly lastPricingId: number
+  }
   | { readonly ok: false; readonly code: PricingValidationCode; readonly errors: ReadonlyArray<FieldError> }
+
+const storedContext = (current: CurrentPricing): StoredPricingContext => ({
+  ...current.header,
+  identities: identitiesOf(current.content)
+})
+
+// Elements written without an id get theirs only once the whole document is accepted.
+const accepted = (content: PricingContent, legacySpellings: LegacySpellings, current: CurrentPricing): PricingWriteOutcome => {
+  const assigned = assignPricingIds(content, current.lastPricingId)
+  return { ok: true, content: assigned.content, legacySpellings, lastPricingId: assigned.lastId }
+}
 
 /** v3 PUT: the body is the whole new document. Legacy spellings are dropped: a v3 client chose none. */
 export const decidePricingPutV3 = (body: unknown, current: CurrentPricing): PricingWriteOutcome => {
-  const verdict = validatePricingV3(body, current.header)
-  return verdict.ok ? { ok: true, content: pricingContentOf(verdict.document), legacySpellings: {} } : verdict
+  const verdict = validatePricingV3(body, storedContext(current))
+  return verdict.ok ? accepted(pricingContentOf(verdict.document), {}, current) : verdict
 }
 
 /**
@@ -40,8 +59,8 @@ export const decidePricingPatchV3 = (patch: unknown, current: CurrentPricing): P
 
 /** v2 PUT: the body is `{pricing: {...}}`; the v2 spellings v3 cannot express are kept beside it. */
 export const decidePricingPutV2 = (body: unknown, current: CurrentPricing): PricingWriteOutcome => {
-  const verdict = validatePricingV2(body, current.header)
+  const verdict = validatePricingV2(body, storedContext(current))
   if (!verdict.ok) return verdict
   const translated = pricingV2ToV3(verdict.document, current.header)
-  return { ok: true, content: pricingContentOf(translated.document), legacySpellings: translated.legacySpellings }
+  return accepted(pricingContentOf(translated.document), translated.legacySpellings, current)
 }

@@ -5,6 +5,7 @@ import { CustomiserV3 } from "../../domain/pricing/customiser.js"
 import { SCOPES } from "../../domain/scopes.js"
 import { OperatorAuth, RequestFailures } from "../middleware/definitions.js"
 import { refuseUnknownMembers } from "./parse-options.js"
+import { parsedJson } from "./parsed-json.js"
 
 const NonEmpty = Schema.String.check(Schema.isMinLength(1))
 const Id = Schema.Int.check(Schema.isGreaterThan(0))
@@ -126,7 +127,7 @@ export class OperatorApi extends HttpApiGroup.make("operator")
         pricing_model: Schema.Literals(PricingModel.values),
         active: Schema.optionalKey(Schema.Boolean),
         // A v3 pricing document, checked by the pricing validator once the customiser exists.
-        pricing: Schema.optionalKey(Schema.Unknown)
+        pricing: Schema.optionalKey(parsedJson("OperatorPricingDocument"))
       }),
       success: CustomiserV3.pipe(HttpApiSchema.status(201))
     }),

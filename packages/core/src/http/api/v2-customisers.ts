@@ -4,6 +4,7 @@ import { CustomiserV2 } from "../../domain/pricing/customiser.js"
 import { PricingDocumentV2 } from "../../domain/pricing/schema-v2.js"
 import { DeprecatedOperation, RequiredScope } from "../annotations.js"
 import { LegacyApiKeyAuth, LegacyRequestFailures } from "../middleware/definitions.js"
+import { parsedJson } from "./parsed-json.js"
 
 const params = { customiser: Schema.String }
 
@@ -33,7 +34,7 @@ export class V2CustomisersApi extends HttpApiGroup.make("v2Customisers")
     HttpApiEndpoint.put("putPricing", "/customisers/:customiser/pricing", {
       params,
       // Checked by the v2 pricing validator, which knows the stored customiser (see v3-customisers.ts).
-      payload: Schema.Unknown.annotate({ identifier: "PricingPutBodyV2" }),
+      payload: parsedJson("PricingPutBodyV2"),
       success: Schema.Struct({ pricing: PricingDocumentV2 })
     })
       .annotate(RequiredScope, "pricing:write")

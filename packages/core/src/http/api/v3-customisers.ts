@@ -4,6 +4,7 @@ import { CustomiserV3 } from "../../domain/pricing/customiser.js"
 import { PricingDocumentV3 } from "../../domain/pricing/schema-v3.js"
 import { Idempotency, RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, IdempotentWrites, RequestFailures } from "../middleware/definitions.js"
+import { parsedJson } from "./parsed-json.js"
 import { CollectionEnvelope, Envelope } from "../wire.js"
 import { refuseUnknownMembers } from "./parse-options.js"
 
@@ -12,11 +13,11 @@ const params = { customiser_id: Schema.String }
 // Pricing bodies are checked by the pricing validator, not by the endpoint schema: only the
 // validator knows the stored customiser (read-only guards, model consistency) and it reports every
 // fault of a document in one answer. The schema is attached for the OpenAPI document only.
-const pricingBody = Schema.Unknown.annotate({ identifier: "PricingDocumentWrite" })
+const pricingBody = parsedJson("PricingDocumentWrite")
 // RFC 7396 names its own media type; plain JSON is accepted too, as most clients send it.
 const mergePatchBody = [
   pricingBody,
-  Schema.Unknown.annotate({ identifier: "PricingMergePatch" }).pipe(
+  parsedJson("PricingMergePatch").pipe(
     HttpApiSchema.asJson({ contentType: "application/merge-patch+json" })
   )
 ]

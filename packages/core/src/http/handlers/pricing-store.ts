@@ -14,13 +14,18 @@ export const headerOf = (stored: StoredPricing): PricingHeaderContext => ({
 /** Stored pricing as the pure write rules see it. */
 export const currentPricingOf = (stored: StoredPricing): CurrentPricing => ({
   header: headerOf(stored),
-  content: stored.content
+  content: stored.content,
+  lastPricingId: stored.lastPricingId
 })
 
 /** A pure outcome as an Effect: the replacement to store, or a 422 naming every fault. */
 export const outcomeToEffect = (outcome: PricingWriteOutcome) =>
   outcome.ok
-    ? Effect.succeed({ content: outcome.content, legacySpellings: outcome.legacySpellings })
+    ? Effect.succeed({
+      content: outcome.content,
+      legacySpellings: outcome.legacySpellings,
+      lastPricingId: outcome.lastPricingId
+    })
     : Effect.fail(new ValidationFailed({ code: outcome.code, errors: outcome.errors }))
 
 /** Turns a pure write rule into the decision storage runs under its row lock. */

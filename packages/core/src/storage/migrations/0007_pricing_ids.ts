@@ -1,0 +1,25 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import type { PricingContent } from "../../domain/pricing/content.js"
+import { restorePricingIds } from "../../domain/pricing/identities.js"
+import { jsonColumn } from "../rows.js"
+
+/**
+ * Pricing identities (operating contract 5.2). `pricing_last_id` is the customiser's id counter:
+ * the last id given to one of its sizes or price lists. It lives on the customiser row, so a write
+ * draws ids under the row lock it already holds, and it only grows, so no id is reused after its
+ * element is deleted. `bigint`, because ids stored before this migration were chosen by clients.
+ * Documents already stored get ids now (see `restorePricingIds`), so every element read has one.
+ */
+export default Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE customisers ADD COLUMN pricing_last_id bigint NOT NULL DEFAULT 0`
+  const rows = yield* sql<{ readonly id: number | string; readonly pricing: PricingContent | string }>`
+    SELECT id, pricing FROM customisers ORDER BY id`
+  for (const row of rows) {
+    const restored = restorePricingIds(jsonColumn(row.pricing))
+    yield* sql`
+      UPDATE customisers SET pricing = ${JSON.stringify(restored.content)}, pricing_last_id = ${restored.lastId}
+      WHERE id = ${row.id}`
+  }
+})
