@@ -156,7 +156,7 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
       expect(cursor.body.errors[0].parameter).toBe("cursor")
       // Well-formed and bound to the right filters, but not a position we issue: refused, never a 500.
       for (const position of ["x", "-1", "1e400", "99999999999"]) {
-        const forged = await app.call("GET", `/api/v3/customisers?cursor=${encodeCursor(position, {})}`, { key: seed.key })
+        const forged = await app.call("GET", `/api/v3/customisers?cursor=${encodeCursor(position, { collection: "customisers", storeId: seed.storeId, filters: {} })}`, { key: seed.key })
         expectProblem(forged, 422, "invalid_parameter")
       }
     })

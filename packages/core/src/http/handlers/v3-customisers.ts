@@ -14,9 +14,6 @@ import { envelope } from "./envelope.js"
 import { idPage } from "./id-page.js"
 import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "./pricing-store.js"
 
-// The customiser list has no filters yet; cursors are bound to this (empty) set all the same.
-const LIST_FILTERS = {}
-
 /** v3 customisers and pricing: reads, PUT, merge PATCH and the dry-run validation. */
 export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Customisers", (handlers) =>
   Effect.gen(function*() {
@@ -34,9 +31,10 @@ export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Custo
       .handle("list", ({ query }) =>
         Effect.gen(function*() {
           const store = yield* storeId
+          // No filters yet; cursors are bound to this (empty) set all the same.
           return yield* idPage(
             query,
-            LIST_FILTERS,
+            { collection: "customisers", storeId: store, filters: {} },
             ({ limit, cursorId }) => customisers.list(store, { limit, afterId: cursorId }),
             customiserV3Of
           )

@@ -18,8 +18,6 @@ export const quoteV3Of = (record: QuoteRecord) => ({
   created_at: formatTimestampV3(record.created_at)
 })
 
-const LIST_FILTERS = {}
-
 /** `GET /api/v3/quotes`. */
 export const V3QuotesHandlers = HttpApiBuilder.group(SigncraftApi, "v3Quotes", (handlers) =>
   Effect.gen(function*() {
@@ -27,6 +25,11 @@ export const V3QuotesHandlers = HttpApiBuilder.group(SigncraftApi, "v3Quotes", (
     return handlers.handle("list", ({ query }) =>
       Effect.gen(function*() {
         const { storeId } = yield* CurrentPrincipal
-        return yield* idPage(query, LIST_FILTERS, ({ limit, cursorId }) => quotes.list(storeId, { limit, afterId: cursorId }), quoteV3Of)
+        return yield* idPage(
+          query,
+          { collection: "quotes", storeId, filters: {} },
+          ({ limit, cursorId }) => quotes.list(storeId, { limit, afterId: cursorId }),
+          quoteV3Of
+        )
       }).pipe(orRespond))
   }))

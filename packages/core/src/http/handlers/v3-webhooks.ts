@@ -42,8 +42,6 @@ export const deliveryV3Of = (record: DeliveryRecord) => ({
   attempts: record.attempts.map((a) => ({ ...a, started_at: formatTimestampV3(a.started_at) }))
 })
 
-const LIST_FILTERS = {}
-
 /** v3 webhook subscriptions, delivery log, redelivery and the event-type catalogue. */
 export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks", (handlers) =>
   Effect.gen(function*() {
@@ -60,7 +58,7 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
           const store = yield* storeId
           return yield* idPage(
             query,
-            LIST_FILTERS,
+            { collection: "webhook_subscriptions", storeId: store, filters: {} },
             ({ limit, cursorId }) => subscriptions.list(store, { limit, afterId: cursorId }),
             subscriptionV3Of
           )
@@ -94,7 +92,7 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
           // Newest first: the cursor's id is the last one seen, and the next page goes below it.
           return yield* idPage(
             query,
-            { webhook_id: String(id), status: query.status },
+            { collection: "webhook_deliveries", storeId: store, filters: { webhook_id: String(id), status: query.status } },
             ({ limit, cursorId }) =>
               deliveries.listForSubscription(store, id, { limit, beforeId: cursorId, status: query.status }),
             deliveryV3Of
