@@ -44,7 +44,11 @@ const cookieHeader = (jar: Record<string, string>) =>
 export const startOAuthApp = (
   database: DatabaseConfig,
   overrides: Partial<ServiceSettings> = {},
-  harness: { readonly clock?: AdjustableClock } = {}
+  harness: {
+    readonly clock?: AdjustableClock
+    /** Settings of the twin instance that differ from the first's (another agent origin, say). */
+    readonly twin?: Partial<ServiceSettings>
+  } = {}
 ) => {
   const settings = defaultSettings({
     environment: "test",
@@ -81,11 +85,18 @@ export const startOAuthApp = (
    * A second instance of the API over the same database, built on first use: its own services and
    * caches, as another server process would have (serving `{base_url}/mcp` too).
    */
+  const twinSettings: ServiceSettings = { ...settings, ...harness.twin }
+  const twinAgentUrl = twinSettings.mcpUrl ?? `${twinSettings.baseUrl}/mcp`
   let twinApp: ReturnType<typeof makeWebHandler> | undefined
+  let twinAgentApp: ReturnType<typeof makeAgentWebHandler> | undefined
   const fetchTwin = (url: string, init: RequestInit = {}): Promise<Response> => {
-    if (settings.mcpUrl !== undefined) throw new Error("the twin serves the agent endpoint at {base_url}/mcp only")
-    twinApp ??= makeWebHandler({ settings }, db)
-    return twinApp.handler(new Request(new URL(url, baseOrigin), init))
+    const target = new URL(url, twinSettings.baseUrl)
+    if (twinSettings.mcpUrl !== undefined && target.origin === new URL(twinSettings.mcpUrl).origin) {
+      twinAgentApp ??= makeAgentWebHandler({ settings: twinSettings }, db)
+      return twinAgentApp.handler(new Request(target, init))
+    }
+    twinApp ??= makeWebHandler({ settings: twinSettings }, db)
+    return twinApp.handler(new Request(target, init))
   }
   const readJson = async (response: Response) => {
     const text = await response.text()
@@ -240,9 +251,9 @@ export const startOAuthApp = (
   /** One JSON-RPC call to the agent endpoint. */
   const mcp = (token: string | undefined, method: string, params: Record<string, unknown> = {}) =>
     json(agentUrl, mcpRequest(token, method, params))
-  /** The same call, through the twin instance. */
+  /** The same call, through the twin instance's agent endpoint. */
   const twinMcp = async (token: string | undefined, method: string, params: Record<string, unknown> = {}) =>
-    readJson(await fetchTwin(agentUrl, mcpRequest(token, method, params)))
+    readJson(await fetchTwin(twinAgentUrl, mcpRequest(token, method, params)))
   /** A JSON request through the twin instance. */
   const twinJson = async (url: string, init: RequestInit = {}) => readJson(await fetchTwin(url, init))
 
@@ -253,6 +264,7 @@ export const startOAuthApp = (
   }
 
   const dispose = async () => {
+    if (twinAgentApp !== undefined) await twinAgentApp.dispose()
     if (twinApp !== undefined) await twinApp.dispose()
     if (agentApp !== undefined) await agentApp.dispose()
     await app.dispose()
