@@ -13,9 +13,9 @@ export interface IdPageRequest {
 
 /**
  * Serves one page of a collection ordered by integer id (contract §4): reads `limit` and
- * `cursor` (bound to `scope`), fetches the rows after the cursor's id, and answers the collection envelope with
- * `links.next` while more follow. A cursor whose position is not an id we could have issued is
- * refused like any foreign cursor, never handed to the database.
+ * `cursor` (bound to `scope`), fetches the rows after the cursor's id, and answers the
+ * collection envelope with `links.next` while more follow. A cursor whose position is not an id
+ * we could have issued is refused like any foreign cursor, never handed to the database.
  */
 export const idPage = <Row extends { readonly id: number }, View, E, R>(
   query: { readonly limit?: string | undefined; readonly cursor?: string | undefined },
