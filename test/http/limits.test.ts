@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { databaseVariants, postgresVariant, type TestDatabase } from "../support/databases.js"
 import { startApp } from "../support/app.js"
-import { adjustableClock } from "../support/clock.js"
+import { adjustableClock, midMinuteClock } from "../support/clock.js"
 
 const DIAGNOSTIC = { "x-signcraft-rate-limit-test": "true" }
 
 // Quota windows are minute-aligned; a test that counts within one stands its app's clock in the
-// middle of a minute, so no new window opens half-way through (and nothing waits for one).
-const midMinute = () => adjustableClock({ start: Math.floor(Date.now() / 60_000) * 60_000 + 30_000 })
+// middle of a minute.
 
 describe.each(databaseVariants())("quotas ($name database)", (variant) => {
   let db: TestDatabase
@@ -19,7 +18,7 @@ describe.each(databaseVariants())("quotas ($name database)", (variant) => {
   })
 
   it("limits each key to its quota with a 429 rate_limited, Retry-After and retry_after", async () => {
-    const app = startApp(db.config, { rateLimitPerKeyPerMinute: 3, rateLimitPerIpPerMinute: 10_000 }, {}, { clock: midMinute() })
+    const app = startApp(db.config, { rateLimitPerKeyPerMinute: 3, rateLimitPerIpPerMinute: 10_000 }, {}, { clock: midMinuteClock() })
     try {
       const seed = await app.seedStore()
       const other = await app.seedStore()
@@ -83,7 +82,7 @@ describe.each(databaseVariants())("quotas ($name database)", (variant) => {
   it("applies the per-IP backstop to every request, authenticated or not", async () => {
     // A database of its own: the IP counter must not carry the other tests' requests.
     const own = await variant.create()
-    const app = startApp(own.config, { rateLimitPerKeyPerMinute: 1000, rateLimitPerIpPerMinute: 2 }, {}, { clock: midMinute() })
+    const app = startApp(own.config, { rateLimitPerKeyPerMinute: 1000, rateLimitPerIpPerMinute: 2 }, {}, { clock: midMinuteClock() })
     try {
       const seed = await app.seedStore()
       const statuses: Array<number> = []
@@ -102,7 +101,7 @@ describe.runIf(pgUrl !== undefined && pgUrl !== "")("quotas across processes on 
   it("admits exactly the limit across two server instances", async () => {
     const db = await postgresVariant(pgUrl ?? "").create()
     const limit = 25
-    const clock = midMinute()
+    const clock = midMinuteClock()
     const first = startApp(db.config, { rateLimitPerKeyPerMinute: limit, rateLimitPerIpPerMinute: 100_000 }, {}, { clock })
     const second = startApp(db.config, { rateLimitPerKeyPerMinute: limit, rateLimitPerIpPerMinute: 100_000 }, {}, { clock })
     try {

@@ -53,3 +53,12 @@ export const adjustableClock = (options: { readonly start?: number; readonly run
     layer: Layer.succeed(Clock.Clock, clock)
   }
 }
+
+/**
+ * A clock standing in the middle of a minute: quota windows are minute-aligned, so a test that
+ * counts within one never sees a new window open half-way through (and never waits for one).
+ */
+export const midMinuteClock = (): AdjustableClock => {
+  const minute = 60_000
+  return adjustableClock({ start: Math.floor(Date.now() / minute) * minute + minute / 2 })
+}
