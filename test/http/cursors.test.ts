@@ -80,4 +80,12 @@ describe.each(databaseVariants())("v3 cursors are bound to their collection, Sto
       expectCursorRefused(await app.call("GET", `/api/v3/webhook-subscriptions/${other}&cursor=${deliveries}`, { key: a.key }), other)
     }
   })
+
+  it("refuses a cursor whose position was altered", async () => {
+    const a = await seed()
+    const cursor = cursorOf(await app.call("GET", "/api/v3/customisers?limit=1", { key: a.key }))
+    const decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"))
+    const altered = Buffer.from(JSON.stringify({ ...decoded, a: String(Number(decoded.a) + 1) })).toString("base64url")
+    expectCursorRefused(await app.call("GET", `/api/v3/customisers?limit=1&cursor=${altered}`, { key: a.key }), "altered")
+  })
 })

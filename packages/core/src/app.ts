@@ -34,6 +34,7 @@ import { agentLocation } from "./domain/oauth/metadata.js"
 import { layerAgentRoutes } from "./http/agent-routes.js"
 import { layerOAuthRoutes } from "./http/oauth/routes.js"
 import { Credentials } from "./services/credentials.js"
+import { CursorKey } from "./services/cursor-key.js"
 import { Customisers } from "./services/customisers.js"
 import { OAuthClients } from "./services/oauth-clients.js"
 import { OAuthGrants } from "./services/oauth-grants.js"
@@ -71,6 +72,7 @@ export const layerOAuthServices = Layer.mergeAll(
 export const layerServices = Layer.mergeAll(
   Identity.layer,
   Credentials.layer,
+  CursorKey.layer,
   RateLimiter.layer,
   IdempotencyStore.layer,
   DeprecatedUsage.layer,

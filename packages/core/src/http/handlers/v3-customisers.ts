@@ -6,6 +6,7 @@ import { customiserV3Of } from "../../domain/pricing/customiser.js"
 import { decidePricingPatchV3, decidePricingPutV3 } from "../../domain/pricing/writes.js"
 import { Customisers } from "../../services/customisers.js"
 import type { Settings } from "../../services/settings.js"
+import { CursorKey } from "../../services/cursor-key.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { resourceId } from "../resource-id.js"
@@ -18,6 +19,7 @@ import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "./
 export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Customisers", (handlers) =>
   Effect.gen(function*() {
     const customisers = yield* Customisers
+    const cursorKey = (yield* CursorKey).secret
     const storeId = Effect.gen(function*() {
       return (yield* CurrentPrincipal).storeId
     })
@@ -35,6 +37,7 @@ export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Custo
           return yield* idPage(
             query,
             { collection: "customisers", storeId: store, filters: {} },
+            cursorKey,
             ({ limit, cursorId }) => customisers.list(store, { limit, afterId: cursorId }),
             customiserV3Of
           )

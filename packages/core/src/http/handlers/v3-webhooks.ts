@@ -6,6 +6,7 @@ import { webhookIdOf } from "../../services/delivery-worker.js"
 import type { DeliveryRecord } from "../../services/webhook-deliveries.js"
 import { WebhookDeliveries } from "../../services/webhook-deliveries.js"
 import { type SubscriptionRecord, WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
+import { CursorKey } from "../../services/cursor-key.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { resourceId } from "../resource-id.js"
@@ -47,6 +48,7 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
   Effect.gen(function*() {
     const subscriptions = yield* WebhookSubscriptions
     const deliveries = yield* WebhookDeliveries
+    const cursorKey = (yield* CursorKey).secret
     const storeId = Effect.gen(function*() {
       return (yield* CurrentPrincipal).storeId
     })
@@ -59,6 +61,7 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
           return yield* idPage(
             query,
             { collection: "webhook_subscriptions", storeId: store, filters: {} },
+            cursorKey,
             ({ limit, cursorId }) => subscriptions.list(store, { limit, afterId: cursorId }),
             subscriptionV3Of
           )
@@ -93,6 +96,7 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
           return yield* idPage(
             query,
             { collection: "webhook_deliveries", storeId: store, filters: { webhook_id: String(id), status: query.status } },
+            cursorKey,
             ({ limit, cursorId }) =>
               deliveries.listForSubscription(store, id, { limit, beforeId: cursorId, status: query.status }),
             deliveryV3Of

@@ -5,6 +5,7 @@ import commerce from "./0003_commerce.js"
 import webhooks from "./0004_webhooks.js"
 import oauth from "./0005_oauth.js"
 import pricingDocumentText from "./0006_pricing_document_text.js"
+import cursorSigningKey from "./0008_cursor_signing_key.js"
 
 /**
  * Every schema migration, in order. Migrations are Effects compiled into the
@@ -16,5 +17,6 @@ export const migrations = Migrator.fromRecord({
   "0003_commerce": commerce,
   "0004_webhooks": webhooks,
   "0005_oauth": oauth,
-  "0006_pricing_document_text": pricingDocumentText
+  "0006_pricing_document_text": pricingDocumentText,
+  "0008_cursor_signing_key": cursorSigningKey
 })
