@@ -1,15 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startCommerceApp } from "../support/commerce.js"
+import { adjustableClock } from "../support/clock.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 
 type App = Awaited<ReturnType<typeof startCommerceApp>>
 
 const DAY = 86_400_000
-const todayStart = () => {
-  const now = Date.now()
-  return now - (now % DAY)
-}
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+
+// The app's clock stands at noon UTC of a fixed day, so "today" and "yesterday" are the same for
+// the server and the test whenever it runs (no midnight between them). Rows the tests age are
+// given explicit instants, never the database's own now().
+const clock = adjustableClock({ start: Date.parse("2026-06-15T12:00:00.000Z") })
+const todayStart = () => clock.now() - (clock.now() % DAY)
 
 describe.each(databaseVariants())("GET /api/v3/analytics/summary ($name database)", (variant) => {
   let db: TestDatabase
@@ -17,7 +20,7 @@ describe.each(databaseVariants())("GET /api/v3/analytics/summary ($name database
 
   beforeAll(async () => {
     db = await variant.create()
-    app = await startCommerceApp(db.config)
+    app = await startCommerceApp(db.config, {}, {}, { clock })
   })
   afterAll(async () => {
     await app.dispose()
@@ -80,6 +83,28 @@ describe.each(databaseVariants())("GET /api/v3/analytics/summary ($name database
     })
   })
 
+  it("counts a product at starts_at and one a millisecond before ends_before, not one a millisecond before starts_at or at ends_before", async () => {
+    const s = await app.seedStore({ scopes: ["analytics:read"] })
+    const endsBefore = todayStart() - 3 * DAY
+    const startsAt = endsBefore - 7 * DAY
+    const product = (at: number, title: string) => ({ created_at: new Date(at).toISOString(), title, price_amount: 1, currency: "USD" })
+    const imported = await app.operator("POST", `/stores/${s.storeId}/products/import`, {
+      products: [
+        product(startsAt, "first instant"),
+        product(endsBefore - 1, "last instant"),
+        product(startsAt - 1, "the day before"),
+        product(endsBefore, "the day after")
+      ]
+    })
+    expect(imported.status).toBe(200)
+    const res = await summary(s.key, `?period=7d&end_date=${isoDay(endsBefore - DAY)}`)
+    expect(res.body.data).toMatchObject({
+      starts_at: new Date(startsAt).toISOString(),
+      ends_before: new Date(endsBefore).toISOString(),
+      product_count: 2
+    })
+  })
+
   it("keeps each native currency apart and puts every malformed code in one null bucket", async () => {
     const s = await app.seedStore({ scopes: ["analytics:read"] })
     const at = todayStart() - 2 * DAY + 5000
@@ -121,15 +146,17 @@ describe.each(databaseVariants())("GET /api/v3/analytics/summary ($name database
       key: s.key,
       body: { product_id: "p1", cart: {}, price_breakdown: {} }
     })
-    // Written today: outside any window, which ends yesterday at the latest.
-    await app.call("POST", `/api/v3/customisers/${customiserId}/products`, {
+    const today = await app.call("POST", `/api/v3/customisers/${customiserId}/products`, {
       key: s.key,
       body: { integration_id: integration.body.id, title: "today", price_amount: 1, currency: "USD" }
     })
+    // Written today: outside any window, which ends yesterday at the latest.
+    const writtenAt = (at: number) =>
+      app.query((sql) => sql`UPDATE products SET created_at = ${new Date(at)} WHERE id = ${today.body.data.id}`)
+    await writtenAt(todayStart() + 1000)
     expect((await summary(s.key)).body.data.product_count).toBe(2)
     expect((await summary(s.key, "?period=90d")).body.data.product_count).toBe(3)
-    await app.query((sql) => sql`UPDATE products SET created_at = now() - interval '1 day' WHERE store_id = ${s.storeId}
-      AND created_at > now() - interval '1 hour'`)
+    await writtenAt(todayStart() - DAY + 1000)
     expect((await summary(s.key, "?period=90d")).body.data.product_count).toBe(4)
   })
 
@@ -162,7 +189,7 @@ describe.each(databaseVariants())("GET /api/v3/analytics/summary ($name database
       body: { integration_id: integration.body.id, total_amount: 300, currency: "USD", line_items: [{ product_id: product.body.data.id, quantity: 1 }] }
     })
     await app.call("POST", "/api/orders", { key: s.key, body: { order_id: "1", order_number: "1", order_total: 1.5, order_currency: "USD", products: [] } })
-    await app.query((sql) => sql`UPDATE orders SET created_at = created_at - interval '1 day' WHERE store_id = ${s.storeId}`)
+    await app.query((sql) => sql`UPDATE orders SET created_at = ${new Date(todayStart() - DAY + 1000)} WHERE store_id = ${s.storeId}`)
     expect((await summary(s.key, "?period=7d")).body.data.revenue).toEqual([{ currency: "USD", amount: 450, order_count: 2 }])
   })
 

@@ -211,7 +211,7 @@ describe.each(databaseVariants())("previous-generation orders and products ($nam
       expect(items.map((i) => [i.quantity, i.unit_price_amount])).toEqual([[2, 12950], [1, 5000]])
     })
 
-    it("refuses unknown references, unconvertible totals and a Store without an enabled integration", async () => {
+    it("refuses unknown references and unconvertible totals", async () => {
       const s = await seed()
       const base = { order_id: "1", order_number: "1", order_total: 10, order_currency: "USD", products: [s.externalId] }
       const unknown = await app.call("POST", "/api/orders", { key: s.key, body: { ...base, products: ["nope"] } })
@@ -220,10 +220,51 @@ describe.each(databaseVariants())("previous-generation orders and products ($nam
       const fractional = await app.call("POST", "/api/orders", { key: s.key, body: { ...base, order_total: 10.5, order_currency: "JPY" } })
       expectLegacyError(fractional, 422)
       expect(fractional.body.errors).toHaveProperty("order_total")
-      await app.operator("PATCH", `/integrations/${s.integrationId}`, { enabled: false })
-      const none = await app.call("POST", "/api/orders", { key: s.key, body: base })
-      expectLegacyError(none, 422)
       expect(await storedOrders(s.storeId)).toHaveLength(0)
+    })
+
+    it("refuses another Store's products, whether synced or announced there", async () => {
+      const s = await seed()
+      const other = await seed()
+      await app.call("POST", `/api/customisers/${other.customiserId}/products`, { key: other.key, body: sync({ product_id: "theirs" }) })
+      const base = { order_id: "1", order_number: "1", order_total: 10, order_currency: "USD" }
+      for (const reference of ["theirs", other.externalId]) {
+        const res = await app.call("POST", "/api/orders", { key: s.key, body: { ...base, products: [reference] } })
+        expectLegacyError(res, 422)
+        expect(res.body.errors).toHaveProperty(["products.0"])
+      }
+      expect(await storedOrders(s.storeId)).toHaveLength(0)
+      // The same references are the other Store's own to order.
+      const own = await app.call("POST", "/api/orders", { key: other.key, body: { ...base, products: ["theirs", other.externalId] } })
+      expect(own.status).toBe(200)
+    })
+
+    it("records and announces the order of a Store with no integration, or only a disabled one", async () => {
+      const store = await app.seedStore("wildcard")
+      const customiserId = await app.seedCustomiser(store.storeId)
+      const subscription = await app.call("POST", "/api/v3/webhook-subscriptions", {
+        key: store.key,
+        body: { topic: "order:created", url: integrator.url }
+      })
+      expect(subscription.status).toBe(201)
+      await app.call("POST", `/api/customisers/${customiserId}/products`, { key: store.key, body: sync() })
+      const body = { order_id: "7", order_number: "R-7", order_total: 129.5, order_currency: "USD", products: ["legacy-42"] }
+      const res = await app.call("POST", "/api/orders", { key: store.key, body })
+      expect(res.status).toBe(200)
+      expect(res.body).toEqual({ ok: true })
+      const disabled = await seed()
+      await app.operator("PATCH", `/integrations/${disabled.integrationId}`, { enabled: false })
+      const throughDisabled = await app.call("POST", "/api/orders", { key: disabled.key, body: { ...body, products: [disabled.externalId], order_total: 50 } })
+      expect(throughDisabled.status).toBe(200)
+      for (const s of [store, disabled]) {
+        const stored = await app.query((sql) => sql<{ source: string; integration_id: unknown }>`
+          SELECT source, integration_id FROM orders WHERE store_id = ${s.storeId}`)
+        expect(stored).toEqual([{ source: "unversioned", integration_id: null }])
+      }
+      const queued = await app.query((sql) => sql<{ subscription_id: unknown }>`
+        SELECT d.subscription_id FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+        WHERE e.store_id = ${store.storeId} AND e.topic = 'order:created'`)
+      expect(queued.map((d) => Number(d.subscription_id))).toEqual([subscription.body.data.id])
     })
   })
 })

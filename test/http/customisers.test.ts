@@ -157,9 +157,15 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
       const cursor = await app.call("GET", "/api/v3/customisers?cursor=nonsense", { key: seed.key })
       expectProblem(cursor, 422, "invalid_parameter")
       expect(cursor.body.errors[0].parameter).toBe("cursor")
-      // Well-formed and bound to the right filters, but not a position we issue: refused, never a 500.
+      // Signed with the deployment's key for the right scope, but not a position we issue: refused, never a 500.
+      const key = await app.run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const rows = yield* sql<{ secret: string }>`SELECT secret FROM service_secrets WHERE name = 'cursor_signing'`
+        return rows[0]?.secret ?? ""
+      }))
       for (const position of ["x", "-1", "1e400", "99999999999"]) {
-        const forged = await app.call("GET", `/api/v3/customisers?cursor=${encodeCursor(position, {})}`, { key: seed.key })
+        const scope = { collection: "customisers", storeId: seed.storeId, filters: {} }
+        const forged = await app.call("GET", `/api/v3/customisers?cursor=${encodeCursor(position, scope, key)}`, { key: seed.key })
         expectProblem(forged, 422, "invalid_parameter")
       }
     })

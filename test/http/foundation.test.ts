@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { startApp } from "../support/app.js"
+import { adjustableClock } from "../support/clock.js"
 
 const PROBLEM_FIELDS = ["type", "title", "status", "code", "detail", "request_id"]
 
@@ -17,10 +18,11 @@ const expectProblem = (res: { status: number; headers: Headers; body: Record<str
 describe.each(databaseVariants())("foundation over HTTP ($name database)", (variant) => {
   let db: TestDatabase
   let app: ReturnType<typeof startApp>
+  const clock = adjustableClock()
 
   beforeAll(async () => {
     db = await variant.create()
-    app = startApp(db.config, { rateLimitPerKeyPerMinute: 1000, rateLimitPerIpPerMinute: 100_000 })
+    app = startApp(db.config, { rateLimitPerKeyPerMinute: 1000, rateLimitPerIpPerMinute: 100_000 }, {}, { clock })
   })
   afterAll(async () => {
     await app.dispose()
@@ -70,7 +72,7 @@ describe.each(databaseVariants())("foundation over HTTP ($name database)", (vari
 
   it("answers 401 for an expired key from its expiry on, even right after a successful call", async () => {
     const seed = await app.seedStore()
-    const expiresAt = new Date(Date.now() + 1500)
+    const expiresAt = new Date(clock.now() + 60_000)
     const issued = await app.operator("POST", `/stores/${seed.storeId}/api-keys`, {
       mode: "test",
       scopes: ["store:read"],
@@ -78,8 +80,10 @@ describe.each(databaseVariants())("foundation over HTTP ($name database)", (vari
     })
     expect(issued.status).toBe(201)
     expect(issued.body.expires_at).toBe(expiresAt.toISOString())
+    // Verified (and cached) a millisecond before the expiry; at the expiry instant it is refused.
+    clock.advance(expiresAt.getTime() - 1 - clock.now())
     expect((await app.call("GET", "/api/v3/stores/me", { key: issued.body.key })).status).toBe(200)
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt.getTime() - Date.now()) + 50))
+    clock.advance(1)
     const expired = await app.call("GET", "/api/v3/stores/me", { key: issued.body.key })
     expectProblem(expired, 401, "invalid_api_key")
     expect(expired.body.detail).toMatch(/expired/)

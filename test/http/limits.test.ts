@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { outsideWindowEdge } from "../support/quota-window.js"
 import { databaseVariants, postgresVariant, type TestDatabase } from "../support/databases.js"
 import { startApp } from "../support/app.js"
+import { adjustableClock, midMinuteClock } from "../support/clock.js"
 
 const DIAGNOSTIC = { "x-signcraft-rate-limit-test": "true" }
 
-// Quota windows are minute-aligned; a test that counts within one waits out a boundary.
+// Quota windows are minute-aligned; a test that counts within one stands its app's clock in the
+// middle of a minute.
 
 describe.each(databaseVariants())("quotas ($name database)", (variant) => {
   let db: TestDatabase
@@ -17,18 +18,16 @@ describe.each(databaseVariants())("quotas ($name database)", (variant) => {
   })
 
   it("limits each key to its quota with a 429 rate_limited, Retry-After and retry_after", async () => {
-    const app = startApp(db.config, { rateLimitPerKeyPerMinute: 3, rateLimitPerIpPerMinute: 10_000 })
+    const app = startApp(db.config, { rateLimitPerKeyPerMinute: 3, rateLimitPerIpPerMinute: 10_000 }, {}, { clock: midMinuteClock() })
     try {
       const seed = await app.seedStore()
       const other = await app.seedStore()
-      await outsideWindowEdge()
       for (let i = 0; i < 3; i++) expect((await app.call("GET", "/api/v3/stores/me", { key: seed.key })).status).toBe(200)
       const limited = await app.call("GET", "/api/v3/stores/me", { key: seed.key })
       expect(limited.status).toBe(429)
       expect(limited.body.code).toBe("rate_limited")
-      const retryAfter = Number(limited.headers.get("retry-after"))
-      expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true)
-      expect(limited.body.retry_after).toBe(retryAfter)
+      expect(limited.headers.get("retry-after")).toBe("30")
+      expect(limited.body.retry_after).toBe(30)
       // Another key has its own quota.
       expect((await app.call("GET", "/api/v3/stores/me", { key: other.key })).status).toBe(200)
     } finally {
@@ -37,7 +36,10 @@ describe.each(databaseVariants())("quotas ($name database)", (variant) => {
   }, 120_000)
 
   it("gives the diagnostic header its own one-per-five-seconds bucket for test keys", async () => {
-    const app = startApp(db.config, { rateLimitPerKeyPerMinute: 2, rateLimitPerIpPerMinute: 10_000 })
+    // A clock standing at the start of a quota minute: the five seconds are stepped through, not waited.
+    const minute = 60_000
+    const clock = adjustableClock({ start: Math.ceil(Date.now() / minute) * minute })
+    const app = startApp(db.config, { rateLimitPerKeyPerMinute: 2, rateLimitPerIpPerMinute: 10_000 }, {}, { clock })
     try {
       const seed = await app.seedStore({ scopes: ["store:read"] }, "test")
       const first = await app.call("GET", "/api/v3/stores/me", { key: seed.key, headers: DIAGNOSTIC })
@@ -45,14 +47,17 @@ describe.each(databaseVariants())("quotas ($name database)", (variant) => {
       const second = await app.call("GET", "/api/v3/stores/me", { key: seed.key, headers: DIAGNOSTIC })
       expect(second.status).toBe(429)
       expect(second.body.code).toBe("rate_limited")
-      const retryAfter = Number(second.headers.get("retry-after"))
-      expect(retryAfter).toBeGreaterThanOrEqual(1)
-      expect(retryAfter).toBeLessThanOrEqual(5)
-      expect(second.body.retry_after).toBe(retryAfter)
+      expect(second.headers.get("retry-after")).toBe("5")
+      expect(second.body.retry_after).toBe(5)
       // The diagnostic calls consumed none of the ordinary quota of 2.
       expect((await app.call("GET", "/api/v3/stores/me", { key: seed.key })).status).toBe(200)
       expect((await app.call("GET", "/api/v3/stores/me", { key: seed.key })).status).toBe(200)
-      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000 + 50))
+      // The window is five seconds from the accepted call: still closed a millisecond before, open at its end.
+      clock.advance(5000 - 1)
+      const early = await app.call("GET", "/api/v3/stores/me", { key: seed.key, headers: DIAGNOSTIC })
+      expect(early.status).toBe(429)
+      expect(early.body.retry_after).toBe(1)
+      clock.advance(1)
       const third = await app.call("GET", "/api/v3/stores/me", { key: seed.key, headers: DIAGNOSTIC })
       expect(third.status).toBe(200)
     } finally {
@@ -77,9 +82,8 @@ describe.each(databaseVariants())("quotas ($name database)", (variant) => {
   it("applies the per-IP backstop to every request, authenticated or not", async () => {
     // A database of its own: the IP counter must not carry the other tests' requests.
     const own = await variant.create()
-    const app = startApp(own.config, { rateLimitPerKeyPerMinute: 1000, rateLimitPerIpPerMinute: 2 })
+    const app = startApp(own.config, { rateLimitPerKeyPerMinute: 1000, rateLimitPerIpPerMinute: 2 }, {}, { clock: midMinuteClock() })
     try {
-      await outsideWindowEdge()
       const seed = await app.seedStore()
       const statuses: Array<number> = []
       for (let i = 0; i < 2; i++) statuses.push((await app.call("GET", "/healthz")).status)
@@ -97,11 +101,11 @@ describe.runIf(pgUrl !== undefined && pgUrl !== "")("quotas across processes on 
   it("admits exactly the limit across two server instances", async () => {
     const db = await postgresVariant(pgUrl ?? "").create()
     const limit = 25
-    const first = startApp(db.config, { rateLimitPerKeyPerMinute: limit, rateLimitPerIpPerMinute: 100_000 })
-    const second = startApp(db.config, { rateLimitPerKeyPerMinute: limit, rateLimitPerIpPerMinute: 100_000 })
+    const clock = midMinuteClock()
+    const first = startApp(db.config, { rateLimitPerKeyPerMinute: limit, rateLimitPerIpPerMinute: 100_000 }, {}, { clock })
+    const second = startApp(db.config, { rateLimitPerKeyPerMinute: limit, rateLimitPerIpPerMinute: 100_000 }, {}, { clock })
     try {
       const seed = await first.seedStore()
-      await outsideWindowEdge()
       let admitted = 0
       const open = new Set([first, second])
       for (let round = 0; round < 200 && open.size > 0; round++) {

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { startApp } from "../support/app.js"
+import { midMinuteClock } from "../support/clock.js"
 
-// Quota windows are minute-aligned; a test that counts within one waits out a boundary.
-const outsideWindowEdge = async () => {
-  const secondsLeft = 60 - (Math.floor(Date.now() / 1000) % 60)
-  if (secondsLeft < 15) await new Promise((resolve) => setTimeout(resolve, secondsLeft * 1000 + 100))
-}
+// Quota windows are minute-aligned; a test that counts within one stands its app's clock in the
+// middle of a minute.
 
 // With quotas large enough for leases of several tokens, most requests are admitted from
 // tokens this process already holds, without asking the database. The count stays exact.
@@ -20,10 +18,9 @@ describe.each(databaseVariants())("quotas served from leased tokens ($name datab
   })
 
   it("admits exactly the key's quota, then answers 429", async () => {
-    const app = startApp(db.config, { rateLimitPerKeyPerMinute: 40, rateLimitPerIpPerMinute: 100_000 })
+    const app = startApp(db.config, { rateLimitPerKeyPerMinute: 40, rateLimitPerIpPerMinute: 100_000 }, {}, { clock: midMinuteClock() })
     try {
       const seed = await app.seedStore()
-      await outsideWindowEdge()
       const statuses: Array<number> = []
       for (let i = 0; i < 41; i++) statuses.push((await app.call("GET", "/api/v3/stores/me", { key: seed.key })).status)
       expect(statuses.slice(0, 40).every((status) => status === 200)).toBe(true)
@@ -34,10 +31,9 @@ describe.each(databaseVariants())("quotas served from leased tokens ($name datab
   }, 120_000)
 
   it("counts requests refused for their scope against the key's quota", async () => {
-    const app = startApp(db.config, { rateLimitPerKeyPerMinute: 40, rateLimitPerIpPerMinute: 100_000 })
+    const app = startApp(db.config, { rateLimitPerKeyPerMinute: 40, rateLimitPerIpPerMinute: 100_000 }, {}, { clock: midMinuteClock() })
     try {
       const seed = await app.seedStore({ scopes: ["analytics:read"] })
-      await outsideWindowEdge()
       const statuses: Array<number> = []
       for (let i = 0; i < 41; i++) statuses.push((await app.call("GET", "/api/v3/stores/me", { key: seed.key })).status)
       expect(statuses.slice(0, 40)).toEqual(Array.from({ length: 40 }, () => 403))
@@ -50,10 +46,9 @@ describe.each(databaseVariants())("quotas served from leased tokens ($name datab
   it("spends one per-IP token per request, authenticated, unauthenticated or public", async () => {
     // A database of its own: the IP counter must not carry the other tests' requests.
     const own = await variant.create()
-    const app = startApp(own.config, { rateLimitPerKeyPerMinute: 100_000, rateLimitPerIpPerMinute: 40 })
+    const app = startApp(own.config, { rateLimitPerKeyPerMinute: 100_000, rateLimitPerIpPerMinute: 40 }, {}, { clock: midMinuteClock() })
     try {
       const seed = await app.seedStore()
-      await outsideWindowEdge()
       const statuses: Array<number> = []
       for (let i = 0; i < 20; i++) statuses.push((await app.call("GET", "/api/v3/stores/me", { key: seed.key })).status)
       for (let i = 0; i < 10; i++) statuses.push((await app.call("GET", "/api/v3/stores/me")).status)

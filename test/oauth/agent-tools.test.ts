@@ -17,38 +17,40 @@ const ALL_SCOPES = [
 describe.each(databaseVariants())("agent tools over the MCP endpoint ($name database)", (variant) => {
   let db: TestDatabase
   let app: ReturnType<typeof startOAuthApp>
-  let token: string
-  let storeId: number
-  let customiserId: number
 
   beforeAll(async () => {
     db = await variant.create()
     app = startOAuthApp(db.config)
     await app.ready()
-    const connection = await app.connect({ scopes: ALL_SCOPES })
-    token = connection.tokens.access_token
-    storeId = connection.merchant.storeIds[0] ?? 0
-    const created = await app.operator("POST", `/stores/${storeId}/customisers`, {
-      name: "Neon",
-      product_family: "neon",
-      selection_mode: "single_style",
-      pricing_model: "simple_letter"
-    })
-    customiserId = created.body.id
   })
   afterAll(async () => {
     await app.dispose()
     await db.cleanup()
   })
 
-  /** Calls a tool; answers its structured result and whether it is an error result. */
-  const call = async (name: string, args: Record<string, unknown> = {}, as = token) => {
-    const res = await app.mcp(as, "tools/call", { name, arguments: args })
+  /** A Store of its own for each test: a connection with every scope and one customiser without pricing. */
+  const connected = async () => {
+    const connection = await app.connect({ scopes: ALL_SCOPES })
+    const storeId = connection.merchant.storeIds[0] ?? 0
+    const created = await app.operator("POST", `/stores/${storeId}/customisers`, {
+      name: "Neon",
+      product_family: "neon",
+      selection_mode: "single_style",
+      pricing_model: "simple_letter"
+    })
+    expect(created.status).toBe(201)
+    return { merchant: connection.merchant, token: connection.tokens.access_token, customiserId: created.body.id as number }
+  }
+
+  /** Calls a tool with `token`; answers its structured result and whether it is an error result. */
+  const call = async (token: string, name: string, args: Record<string, unknown> = {}) => {
+    const res = await app.mcp(token, "tools/call", { name, arguments: args })
     expect(res.status).toBe(200)
     return { isError: res.body.result.isError === true, value: res.body.result.structuredContent ?? JSON.parse(res.body.result.content[0].text) }
   }
 
   it("lists a tool for each v3 read and write a connector reaches, each with an input schema", async () => {
+    const { token } = await connected()
     const res = await app.mcp(token, "tools/list")
     const tools: Array<{ name: string; inputSchema: { type: string } }> = res.body.result.tools
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining([
@@ -70,35 +72,38 @@ describe.each(databaseVariants())("agent tools over the MCP endpoint ($name data
   })
 
   it("reads customisers and pricing of the connected Store", async () => {
-    const list = await call("list_customisers")
+    const { token, customiserId } = await connected()
+    const list = await call(token, "list_customisers")
     expect(list.isError).toBe(false)
     expect(list.value.customisers.map((c: { id: number }) => c.id)).toEqual([customiserId])
     expect(list.value.has_more).toBe(false)
-    const one = await call("get_customiser", { customiser_id: customiserId })
+    const one = await call(token, "get_customiser", { customiser_id: customiserId })
     expect(one.value).toMatchObject({ object: "customiser", id: customiserId, pricing_model: "simple_letter" })
-    const pricing = await call("get_pricing", { customiser_id: customiserId })
+    const pricing = await call(token, "get_pricing", { customiser_id: customiserId })
     expect(pricing.value).toMatchObject({ object: "pricing", customiser_id: customiserId, sizes: [] })
   })
 
   it("validates, replaces and patches pricing with the API's rules", async () => {
-    const invalid = await call("validate_pricing", { customiser_id: customiserId, pricing: { sizes: [{ line_limit: 11 }] } })
+    const { token, customiserId } = await connected()
+    const invalid = await call(token, "validate_pricing", { customiser_id: customiserId, pricing: { sizes: [{ line_limit: 11 }] } })
     expect(invalid.isError).toBe(true)
     expect(invalid.value.error).toBe("validation_failed")
     expect(invalid.value.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(["/sizes/0/line_limit", "/sizes/0/name"])
 
-    const valid = await call("validate_pricing", { customiser_id: customiserId, pricing: simpleLetterContent() })
+    const valid = await call(token, "validate_pricing", { customiser_id: customiserId, pricing: simpleLetterContent() })
     expect(valid.value.valid).toBe(true)
-    expect((await call("get_pricing", { customiser_id: customiserId })).value.sizes).toEqual([])
+    expect((await call(token, "get_pricing", { customiser_id: customiserId })).value.sizes).toEqual([])
 
-    const replaced = await call("replace_pricing", { customiser_id: customiserId, pricing: simpleLetterContent() })
+    const replaced = await call(token, "replace_pricing", { customiser_id: customiserId, pricing: simpleLetterContent() })
     expect(replaced.isError).toBe(false)
     expect(replaced.value.sizes).toHaveLength(2)
-    const patched = await call("patch_pricing", { customiser_id: customiserId, patch: { sheet_pricing: null } })
+    const patched = await call(token, "patch_pricing", { customiser_id: customiserId, patch: { sheet_pricing: null } })
     expect(patched.value).not.toHaveProperty("sheet_pricing")
-    expect((await call("get_pricing", { customiser_id: customiserId })).value).toEqual(patched.value)
+    expect((await call(token, "get_pricing", { customiser_id: customiserId })).value).toEqual(patched.value)
   })
 
   it("keeps to the connected Store: another Store's customiser is not found", async () => {
+    const { token } = await connected()
     const other = await app.seedMerchant()
     const theirs = await app.operator("POST", `/stores/${other.storeIds[0]}/customisers`, {
       name: "Theirs",
@@ -107,47 +112,52 @@ describe.each(databaseVariants())("agent tools over the MCP endpoint ($name data
       pricing_model: "simple_letter"
     })
     for (const name of ["get_customiser", "get_pricing"]) {
-      const res = await call(name, { customiser_id: theirs.body.id })
+      const res = await call(token, name, { customiser_id: theirs.body.id })
       expect(res.isError).toBe(true)
       expect(res.value.error).toBe("not_found")
     }
-    const write = await call("replace_pricing", { customiser_id: theirs.body.id, pricing: { sizes: [] } })
+    const write = await call(token, "replace_pricing", { customiser_id: theirs.body.id, pricing: { sizes: [] } })
     expect(write.value.error).toBe("not_found")
   })
 
   it("reads the analytics summary and quotes", async () => {
-    const summary = await call("get_analytics_summary", { period: "7d" })
+    const { token } = await connected()
+    const summary = await call(token, "get_analytics_summary", { period: "7d" })
     expect(summary.value).toMatchObject({ object: "analytics_summary", period: "7d", order_count: 0, revenue: [] })
-    const bad = await call("get_analytics_summary", { period: "2d" })
+    const bad = await call(token, "get_analytics_summary", { period: "2d" })
     expect(bad.value.error).toBe("invalid_parameter")
     expect(bad.value.errors[0]).toMatchObject({ parameter: "period", code: "unsupported_value" })
-    const quotes = await call("list_quotes")
+    const quotes = await call(token, "list_quotes")
     expect(quotes.value).toEqual({ quotes: [], has_more: false })
   })
 
   it("manages webhook subscriptions, showing the secret only on creation", async () => {
-    const created = await call("create_webhook_subscription", { topic: "order:created", url: "http://127.0.0.1:9/hook" })
+    const { token } = await connected()
+    const created = await call(token, "create_webhook_subscription", { topic: "order:created", url: "http://127.0.0.1:9/hook" })
     expect(created.isError).toBe(false)
     expect(created.value.secret).toMatch(/^whsec_/)
     const id = created.value.id
-    const updated = await call("update_webhook_subscription", { webhook_id: id, topic: "product:created" })
+    const updated = await call(token, "update_webhook_subscription", { webhook_id: id, topic: "product:created" })
     expect(updated.value).toMatchObject({ id, topic: "product:created", url: "http://127.0.0.1:9/hook" })
     expect(updated.value).not.toHaveProperty("secret")
-    const list = await call("list_webhook_subscriptions")
+    const list = await call(token, "list_webhook_subscriptions")
     expect(list.value.webhook_subscriptions.map((s: { id: number }) => s.id)).toContain(id)
     expect(list.value.webhook_subscriptions[0]).not.toHaveProperty("secret")
-    expect((await call("delete_webhook_subscription", { webhook_id: id })).value).toEqual({ deleted: true, webhook_id: id })
-    expect((await call("list_webhook_subscriptions")).value.webhook_subscriptions).toEqual([])
-    const badTopic = await call("create_webhook_subscription", { topic: "order:deleted", url: "http://127.0.0.1:9/hook" })
+    expect((await call(token, "delete_webhook_subscription", { webhook_id: id })).value).toEqual({ deleted: true, webhook_id: id })
+    expect((await call(token, "list_webhook_subscriptions")).value.webhook_subscriptions).toEqual([])
+    const badTopic = await call(token, "create_webhook_subscription", { topic: "order:deleted", url: "http://127.0.0.1:9/hook" })
     expect(badTopic.value.error).toBe("validation_failed")
   })
 
   it("answers a tool outside the grant with insufficient_scope and required_scopes", async () => {
-    const reader = await app.connect({ scopes: ["customisers:read"] })
-    const res = await call("replace_pricing", { customiser_id: customiserId, pricing: { sizes: [] } }, reader.tokens.access_token)
+    const { merchant, token, customiserId } = await connected()
+    const before = (await call(token, "get_pricing", { customiser_id: customiserId })).value
+    // The same person's second connection to the same Store, with a narrower grant.
+    const reader = await app.connect({ scopes: ["customisers:read"], merchant })
+    const res = await call(reader.tokens.access_token, "replace_pricing", { customiser_id: customiserId, pricing: simpleLetterContent() })
     expect(res.isError).toBe(true)
     expect(res.value).toMatchObject({ error: "insufficient_scope", required_scopes: ["pricing:write"] })
     // Nothing was written.
-    expect((await call("get_pricing", { customiser_id: customiserId })).value.sizes).toHaveLength(2)
+    expect((await call(token, "get_pricing", { customiser_id: customiserId })).value).toEqual(before)
   })
 })

@@ -5,7 +5,7 @@ import { OAuthClients } from "../../packages/core/src/services/oauth-clients.js"
 import { Settings } from "../../packages/core/src/services/settings.js"
 import { SCOPES } from "../../packages/core/src/domain/scopes.js"
 import { cookiePolicy } from "../../packages/core/src/http/oauth/cookies.js"
-import { outsideWindowEdge } from "../support/quota-window.js"
+import { midMinuteClock } from "../support/clock.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { cookiesOf, hiddenFields, pkce, startOAuthApp } from "./harness.js"
 
@@ -370,7 +370,11 @@ describe.each(databaseVariants())("registration quotas ($name database)", (varia
 
   beforeAll(async () => {
     db = await variant.create()
-    app = startOAuthApp(db.config, { registrationLimitPerHour: 3, registrationLimitPerDay: 100, rateLimitPerKeyPerMinute: 2 })
+    app = startOAuthApp(
+      db.config,
+      { registrationLimitPerHour: 3, registrationLimitPerDay: 100, rateLimitPerKeyPerMinute: 2 },
+      { clock: midMinuteClock() }
+    )
     await app.ready()
   })
   afterAll(async () => {
@@ -390,7 +394,6 @@ describe.each(databaseVariants())("registration quotas ($name database)", (varia
     expect(refused.headers.get("retry-after")).toBe(String(refused.body.retry_after))
 
     // The agent endpoint's own per-grant quota (2 per minute here).
-    await outsideWindowEdge()
     expect((await app.mcp(tokens.access_token, "tools/list")).status).toBe(200)
     expect((await app.mcp(tokens.access_token, "tools/list")).status).toBe(200)
     const limited = await app.mcp(tokens.access_token, "tools/list")

@@ -5,6 +5,7 @@ import { makeAgentWebHandler, makeWebHandler } from "../../packages/core/src/app
 import { defaultSettings, type ServiceSettings } from "../../packages/core/src/services/settings.js"
 import { layerDatabase, type DatabaseConfig } from "../../packages/core/src/storage/database.js"
 import { OPERATOR_TOKEN } from "../support/app.js"
+import type { AdjustableClock } from "../support/clock.js"
 
 /** A PKCE pair. */
 export const pkce = () => {
@@ -40,7 +41,15 @@ const cookieHeader = (jar: Record<string, string>) =>
   Object.entries(jar).map(([name, value]) => `${name}=${value}`).join("; ")
 
 /** The signcraft handlers (and the agent origin's, when `mcpUrl` is set) over one database. */
-export const startOAuthApp = (database: DatabaseConfig, overrides: Partial<ServiceSettings> = {}) => {
+export const startOAuthApp = (
+  database: DatabaseConfig,
+  overrides: Partial<ServiceSettings> = {},
+  harness: {
+    readonly clock?: AdjustableClock
+    /** Settings of the twin instance that differ from the first's (another agent origin, say). */
+    readonly twin?: Partial<ServiceSettings>
+  } = {}
+) => {
   const settings = defaultSettings({
     environment: "test",
     operatorToken: Redacted.make(OPERATOR_TOKEN),
@@ -55,7 +64,9 @@ export const startOAuthApp = (database: DatabaseConfig, overrides: Partial<Servi
   const dbScope = Scope.makeUnsafe()
   const built = Effect.runPromise(Layer.buildWithScope(layerDatabase(database), dbScope))
   built.catch(() => {})
-  const db = Layer.effectContext(Effect.promise(() => built))
+  const migrated = Layer.effectContext(Effect.promise(() => built))
+  // An injected clock rides in with the database: every request of every handler then reads it.
+  const db = harness.clock === undefined ? migrated : Layer.merge(migrated, harness.clock.layer)
   /** Runs an effect against the app's database (to age rows past their expiry, for instance). */
   const runSql = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
     built.then((context) => Effect.runPromise(Effect.provideContext(effect, context)))
@@ -69,6 +80,29 @@ export const startOAuthApp = (database: DatabaseConfig, overrides: Partial<Servi
     const target = new URL(url, baseOrigin)
     const handler = agentApp !== undefined && target.origin === agentOrigin ? agentApp : app
     return handler.handler(new Request(target, init))
+  }
+  /**
+   * A second instance of the API over the same database, built on first use: its own services and
+   * caches, as another server process would have (serving `{base_url}/mcp` too).
+   */
+  const twinSettings: ServiceSettings = { ...settings, ...harness.twin }
+  const twinAgentUrl = twinSettings.mcpUrl ?? `${twinSettings.baseUrl}/mcp`
+  let twinApp: ReturnType<typeof makeWebHandler> | undefined
+  let twinAgentApp: ReturnType<typeof makeAgentWebHandler> | undefined
+  const fetchTwin = (url: string, init: RequestInit = {}): Promise<Response> => {
+    const target = new URL(url, twinSettings.baseUrl)
+    if (twinSettings.mcpUrl !== undefined && target.origin === new URL(twinSettings.mcpUrl).origin) {
+      twinAgentApp ??= makeAgentWebHandler({ settings: twinSettings }, db)
+      return twinAgentApp.handler(new Request(target, init))
+    }
+    twinApp ??= makeWebHandler({ settings: twinSettings }, db)
+    return twinApp.handler(new Request(target, init))
+  }
+  const readJson = async (response: Response) => {
+    const text = await response.text()
+    // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
+    const body: any = text === "" ? undefined : JSON.parse(text)
+    return { status: response.status, headers: response.headers, body }
   }
   const json = async (url: string, init: RequestInit = {}) => {
     const response = await fetchApp(url, init)
@@ -204,18 +238,24 @@ export const startOAuthApp = (database: DatabaseConfig, overrides: Partial<Servi
     return { merchant, client, tokens: tokens.body as { access_token: string; refresh_token: string; scope: string } }
   }
 
+  const mcpRequest = (token: string | undefined, method: string, params: Record<string, unknown>): RequestInit => ({
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-06-18",
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` })
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params })
+  })
   /** One JSON-RPC call to the agent endpoint. */
-  const mcp = async (token: string | undefined, method: string, params: Record<string, unknown> = {}) =>
-    json(agentUrl, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-06-18",
-        ...(token === undefined ? {} : { authorization: `Bearer ${token}` })
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params })
-    })
+  const mcp = (token: string | undefined, method: string, params: Record<string, unknown> = {}) =>
+    json(agentUrl, mcpRequest(token, method, params))
+  /** The same call, through the twin instance's agent endpoint. */
+  const twinMcp = async (token: string | undefined, method: string, params: Record<string, unknown> = {}) =>
+    readJson(await fetchTwin(twinAgentUrl, mcpRequest(token, method, params)))
+  /** A JSON request through the twin instance. */
+  const twinJson = async (url: string, init: RequestInit = {}) => readJson(await fetchTwin(url, init))
 
   /** Waits until the database is migrated and both handlers are built (call it in beforeAll). */
   const ready = async () => {
@@ -224,13 +264,15 @@ export const startOAuthApp = (database: DatabaseConfig, overrides: Partial<Servi
   }
 
   const dispose = async () => {
+    if (twinAgentApp !== undefined) await twinAgentApp.dispose()
+    if (twinApp !== undefined) await twinApp.dispose()
     if (agentApp !== undefined) await agentApp.dispose()
     await app.dispose()
     await Effect.runPromise(Scope.close(dbScope, Exit.void))
   }
   return {
     settings, fetchApp, json, operator, form, formJson, register, seedMerchant, newClient, consent, connect, mcp,
-    agentResource, agentUrl, ready, dispose, runSql,
+    agentResource, agentUrl, ready, dispose, runSql, twinMcp, twinJson,
     handlers: { main: app.handler, agent: agentApp?.handler }
   }
 }

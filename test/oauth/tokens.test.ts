@@ -170,6 +170,68 @@ describe.each(databaseVariants())("tokens, revocation and the agent endpoint ($n
     })
   })
 
+  describe("one transaction per state change", () => {
+    /** Makes every access-token insert of `clientId` fail while `during` runs: a crash between the two steps. */
+    const failingAccessTokenInsert = async <A>(clientId: string, during: () => Promise<A>): Promise<A> => {
+      expect(clientId).toMatch(/^[\w-]+$/)
+      const trigger = `fail_access_token_${clientId.replace(/-/g, "_")}`
+      await app.runSql(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql.unsafe(`CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN RAISE EXCEPTION 'injected failure'; END $$`)
+        yield* sql.unsafe(`CREATE TRIGGER ${trigger} BEFORE INSERT ON oauth_access_tokens FOR EACH ROW
+          WHEN (NEW.client_id = '${clientId}') EXECUTE FUNCTION ${trigger}()`)
+      }))
+      try {
+        return await during()
+      } finally {
+        await app.runSql(Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          yield* sql.unsafe(`DROP TRIGGER ${trigger} ON oauth_access_tokens`)
+          yield* sql.unsafe(`DROP FUNCTION ${trigger}()`)
+        }))
+      }
+    }
+    const refreshTokensOf = (clientId: string) =>
+      app.runSql(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        return yield* sql<{ rotated: boolean; revoked: boolean }>`
+          SELECT rotated_at IS NOT NULL AS rotated, revoked_at IS NOT NULL AS revoked
+          FROM oauth_refresh_tokens WHERE client_id = ${clientId}`
+      }))
+
+    it("leaves the code unexchanged when issuing the pair fails half-way", async () => {
+      const c = await approvedCode()
+      const failed = await failingAccessTokenInsert(c.client.clientId, () => exchange(c))
+      expect(failed.status).toBeGreaterThanOrEqual(500)
+      expect(await refreshTokensOf(c.client.clientId)).toEqual([])
+      const retried = await exchange(c)
+      expect(retried.status).toBe(200)
+      expect((await getStore(retried.body.access_token)).status).toBe(200)
+    })
+
+    it("leaves the old refresh token unrotated and nothing half-written when a rotation fails half-way", async () => {
+      const { client, tokens } = await app.connect()
+      const failed = await failingAccessTokenInsert(client.clientId, () => refresh(client.clientId, tokens.refresh_token))
+      expect(failed.status).toBeGreaterThanOrEqual(500)
+      expect(await refreshTokensOf(client.clientId)).toEqual([{ rotated: false, revoked: false }])
+      // Not a reuse: the old token still rotates, and the connection stays usable.
+      const retried = await refresh(client.clientId, tokens.refresh_token)
+      expect(retried.status).toBe(200)
+      expect((await getStore(retried.body.access_token)).status).toBe(200)
+    })
+
+    it("still commits a refusal's changes: a failed exchange revokes the code, a reuse revokes the grant", async () => {
+      const c = await approvedCode()
+      expect((await exchange(c, { code_verifier: pkce().verifier })).body.error).toBe("invalid_grant")
+      expect((await exchange(c)).body.error).toBe("invalid_grant")
+      const { client, tokens } = await app.connect()
+      expect((await refresh(client.clientId, tokens.refresh_token)).status).toBe(200)
+      expect((await refresh(client.clientId, tokens.refresh_token)).body.error).toBe("invalid_grant")
+      expect(await refreshTokensOf(client.clientId)).toEqual(expect.arrayContaining([{ rotated: false, revoked: true }]))
+    })
+  })
+
   describe("stored expiry", () => {
     const age = (table: "oauth_codes" | "oauth_access_tokens" | "oauth_refresh_tokens") =>
       app.runSql(Effect.gen(function*() {

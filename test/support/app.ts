@@ -2,6 +2,7 @@ import { type Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { type AppOptions, layerServices, layerWebhookServices, makeWebHandler } from "../../packages/core/src/app.js"
 import { defaultSettings, type ServiceSettings, Settings } from "../../packages/core/src/services/settings.js"
 import { layerDatabase, type DatabaseConfig } from "../../packages/core/src/storage/database.js"
+import type { AdjustableClock } from "./clock.js"
 
 /** The operator token of every test app. */
 export const OPERATOR_TOKEN = "op_test_token"
@@ -38,13 +39,16 @@ export const clientOf = (handler: (request: Request) => Promise<Response>) => {
 export const startApp = (
   database: DatabaseConfig,
   overrides: Partial<ServiceSettings> = {},
-  appOptions: Omit<AppOptions, "settings"> = {}
+  appOptions: Omit<AppOptions, "settings"> = {},
+  harness: { readonly clock?: AdjustableClock } = {}
 ) => {
   const settings = defaultSettings({ environment: "test", operatorToken: Redacted.make(OPERATOR_TOKEN), ...overrides })
   // One database layer and one memo map: the handler and `run` share the same database.
   const memoMap = Layer.makeMemoMapUnsafe()
   const databaseLayer = layerDatabase(database)
-  const app = makeWebHandler({ ...appOptions, settings }, databaseLayer, { memoMap })
+  // An injected clock rides in with the database: every request of the handler then reads it.
+  const appDatabase = harness.clock === undefined ? databaseLayer : Layer.merge(databaseLayer, harness.clock.layer)
+  const app = makeWebHandler({ ...appOptions, settings }, appDatabase, { memoMap })
   const services = Layer.mergeAll(layerServices, layerWebhookServices).pipe(
     Layer.provideMerge(databaseLayer),
     Layer.provideMerge(Layer.succeed(Settings, settings))

@@ -7,6 +7,7 @@ import { verifyWebhook } from "../../packages/core/src/domain/webhooks/signature
 import { defaultSettings, type ServiceSettings } from "../../packages/core/src/services/settings.js"
 import { layerDatabase, type DatabaseConfig } from "../../packages/core/src/storage/database.js"
 import { clientOf, OPERATOR_TOKEN } from "./app.js"
+import type { AdjustableClock } from "./clock.js"
 
 /**
  * The real web handler over a database whose `SqlClient` the test can use too, to seed what
@@ -15,7 +16,8 @@ import { clientOf, OPERATOR_TOKEN } from "./app.js"
 export const startCommerceApp = async (
   database: DatabaseConfig,
   overrides: Partial<ServiceSettings> = {},
-  appOptions: Omit<AppOptions, "settings"> = {}
+  appOptions: Omit<AppOptions, "settings"> = {},
+  harness: { readonly clock?: AdjustableClock } = {}
 ) => {
   const runtime = ManagedRuntime.make(layerDatabase(database))
   const context = await runtime.context()
@@ -26,7 +28,9 @@ export const startCommerceApp = async (
     rateLimitPerIpPerMinute: 100_000,
     ...overrides
   })
-  const app = makeWebHandler({ ...appOptions, settings }, Layer.succeedContext(context))
+  const ready = Layer.succeedContext(context)
+  // An injected clock rides in with the database: every request of the handler then reads it.
+  const app = makeWebHandler({ ...appOptions, settings }, harness.clock === undefined ? ready : Layer.merge(ready, harness.clock.layer))
 
   const { call, operator } = clientOf(app.handler)
 

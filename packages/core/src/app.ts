@@ -36,6 +36,7 @@ import { docsRouteTable } from "./http/docs.js"
 import { layerOAuthRoutes, oauthRouteTable } from "./http/oauth/routes.js"
 import { apiRouteTable } from "./http/route-table.js"
 import { Credentials } from "./services/credentials.js"
+import { CursorKey } from "./services/cursor-key.js"
 import { Customisers } from "./services/customisers.js"
 import { OAuthClients } from "./services/oauth-clients.js"
 import { OAuthGrants } from "./services/oauth-grants.js"
@@ -73,6 +74,7 @@ export const layerOAuthServices = Layer.mergeAll(
 export const layerServices = Layer.mergeAll(
   Identity.layer,
   Credentials.layer,
+  CursorKey.layer,
   RateLimiter.layer,
   IdempotencyStore.layer,
   DeprecatedUsage.layer,

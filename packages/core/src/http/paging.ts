@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto"
+import { createHmac, timingSafeEqual } from "node:crypto"
 import type { FieldError } from "../domain/field-error.js"
 
 /** Default and largest page size (operating contract §4). */
@@ -12,27 +12,49 @@ export interface PageRequest {
   readonly after: string | undefined
 }
 
-// The filter set a cursor was made under, hashed so the cursor stays small and opaque.
-const filterDigest = (filters: Readonly<Record<string, string | undefined>>): string =>
-  createHash("sha256")
-    .update(JSON.stringify(Object.keys(filters).sort().map((key) => [key, filters[key] ?? null])))
-    .digest("base64url")
-    .slice(0, 16)
+/**
+ * What a cursor is bound to: the collection that issued it, the Store it was read for and the
+ * filters that produced it. A cursor replayed anywhere else is refused, never silently answered
+ * with another collection's (or Store's) page.
+ */
+export interface CursorScope {
+  /** A stable name of the collection, such as `customisers`. */
+  readonly collection: string
+  readonly storeId: number
+  readonly filters: Readonly<Record<string, string | undefined>>
+}
 
-/** Makes the opaque cursor that resumes after `after` under the same filters. */
-export const encodeCursor = (after: string, filters: Readonly<Record<string, string | undefined>>): string =>
-  Buffer.from(JSON.stringify({ a: after, f: filterDigest(filters) })).toString("base64url")
+// The position and the scope, signed with the deployment's cursor key (services/cursor-key.ts):
+// 128 bits keep the cursor small, and without the key no one can make one up.
+const cursorTag = (after: string, scope: CursorScope, key: string): string =>
+  createHmac("sha256", key)
+    .update(JSON.stringify([
+      scope.collection,
+      scope.storeId,
+      Object.keys(scope.filters).sort().map((name) => [name, scope.filters[name] ?? null]),
+      after
+    ]))
+    .digest("base64url")
+    .slice(0, 22)
+
+const sameTag = (presented: string, expected: string): boolean =>
+  presented.length === expected.length && timingSafeEqual(Buffer.from(presented), Buffer.from(expected))
+
+/** Makes the opaque cursor that resumes after `after` in the same scope, signed with `key`. */
+export const encodeCursor = (after: string, scope: CursorScope, key: string): string =>
+  Buffer.from(JSON.stringify({ a: after, t: cursorTag(after, scope, key) })).toString("base64url")
 
 const limitFault = (detail: string): FieldError => ({ parameter: "limit", code: "out_of_range", detail })
 const cursorFault = (detail: string): FieldError => ({ parameter: "cursor", code: "invalid_cursor", detail })
 
 /**
- * Reads `limit` and `cursor` from a query. A cursor made under other filters, or not made
- * by us at all, is refused rather than silently giving a wrong page.
+ * Reads `limit` and `cursor` from a query. A cursor made in another scope (collection, Store or
+ * filters), altered, or not made by us at all, is refused rather than silently giving a wrong page.
  */
 export const parsePageRequest = (
   query: { readonly limit?: string | undefined; readonly cursor?: string | undefined },
-  filters: Readonly<Record<string, string | undefined>>
+  scope: CursorScope,
+  key: string
 ): { readonly ok: true; readonly page: PageRequest } | { readonly ok: false; readonly errors: ReadonlyArray<FieldError> } => {
   const errors: Array<FieldError> = []
   let limit = DEFAULT_PAGE_SIZE
@@ -46,10 +68,13 @@ export const parsePageRequest = (
   if (query.cursor !== undefined) {
     try {
       const decoded: unknown = JSON.parse(Buffer.from(query.cursor, "base64url").toString("utf8"))
-      if (typeof decoded !== "object" || decoded === null || !("a" in decoded) || !("f" in decoded) || typeof decoded.a !== "string") {
+      if (
+        typeof decoded !== "object" || decoded === null || !("a" in decoded) || !("t" in decoded) ||
+        typeof decoded.a !== "string" || typeof decoded.t !== "string"
+      ) {
         errors.push(cursorFault("This cursor was not issued by this API."))
-      } else if (decoded.f !== filterDigest(filters)) {
-        errors.push(cursorFault("This cursor belongs to another filter set; follow links.next unchanged."))
+      } else if (!sameTag(decoded.t, cursorTag(decoded.a, scope, key))) {
+        errors.push(cursorFault("This cursor was not issued for this collection, Store and filters; follow links.next unchanged."))
       } else after = decoded.a
     } catch {
       // Not base64url JSON: a cursor we never issued.
@@ -74,10 +99,11 @@ export const cutPage = <A>(
   fetched: ReadonlyArray<A>,
   page: PageRequest,
   sortKey: (item: A) => string,
-  filters: Readonly<Record<string, string | undefined>>
+  scope: CursorScope,
+  key: string
 ): { readonly items: ReadonlyArray<A>; readonly nextCursor: string | undefined } => {
   const items = fetched.slice(0, page.limit)
   const last = items[items.length - 1]
   const hasMore = fetched.length > page.limit && last !== undefined
-  return { items, nextCursor: hasMore ? encodeCursor(sortKey(last), filters) : undefined }
+  return { items, nextCursor: hasMore ? encodeCursor(sortKey(last), scope, key) : undefined }
 }

@@ -43,9 +43,9 @@ interface KeyRow {
   readonly currency: string
 }
 
-// A verified key is trusted for this long without asking the database again. Revocation
-// through this process takes effect at once; through another process within this bound.
-// The key's Store rides along under the same bound.
+// A verified key is trusted for this long without asking the database again; the key's Store
+// rides along under the same bound. Every process caches, so `revoke` returns only once this
+// bound has passed since its commit: by then no process trusts a verification from before it.
 const CACHE_TTL_MS = 1000
 const CACHE_LIMIT = 10_000
 
@@ -87,6 +87,10 @@ export class Credentials extends Context.Service<Credentials, {
    * nothing otherwise (then call `verify`). For hot paths that would rather not build an effect.
    */
   readonly verifiedUnsafe: (presented: string, now: number) => ApiKeyPrincipal | undefined
+  /**
+   * Revokes a key. It returns once every process of the deployment refuses the key: after the
+   * cache bound has passed since the commit (about a second), with no cost to the hot path.
+   */
   readonly revoke: (keyId: number) => Effect.Effect<void, NotFound>
 }>()("signcraft/Credentials") {
   static readonly layer = Layer.effect(
@@ -162,6 +166,9 @@ export class Credentials extends Context.Service<Credentials, {
             const row = rows[0]
             if (row === undefined) return yield* new NotFound({ resource: "API key" })
             cache.delete(row.key_hash)
+            // Another process may have verified the key just before the commit; its cache entry
+            // lives at most CACHE_TTL_MS from a time taken before its read, so it is gone by now.
+            yield* Effect.sleep(CACHE_TTL_MS)
           })
       })
     })

@@ -16,7 +16,7 @@ import {
   REFRESH_TOKEN_TTL_SECONDS
 } from "../domain/oauth/tokens.js"
 import { isScope, type Scope } from "../domain/scopes.js"
-import { AccessTokenSigner } from "./oauth-tokens.js"
+import { AccessTokenSigner, type SigningKey } from "./oauth-tokens.js"
 import { OAuthClients } from "./oauth-clients.js"
 import { Settings } from "./settings.js"
 
@@ -128,10 +128,20 @@ export class OAuthGrants extends Context.Service<OAuthGrants, {
           return rows.length > 0
         })).pipe(Effect.orDie)
 
+      /**
+       * Runs one token-endpoint state change as ONE transaction, so a crash half-way leaves the
+       * old state intact (the code unexchanged, the refresh token unrotated). A refusal must still
+       * commit what it changed (a claimed code, a reuse revocation): it leaves the transaction as
+       * a value and fails only after the commit.
+       */
+      const transition = <A>(change: Effect.Effect<A, OAuthError>): Effect.Effect<A, OAuthError> =>
+        change.pipe(Effect.result, sql.withTransaction, Effect.orDie, Effect.flatMap(Effect.fromResult))
+
       const issuePair = (
         grant: { readonly id: number; readonly client_id: string; readonly person_id: number; readonly resource: string },
         withRefresh: boolean,
-        scopes: ReadonlyArray<Scope>
+        scopes: ReadonlyArray<Scope>,
+        signingKey: SigningKey
       ) =>
         Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
@@ -153,7 +163,8 @@ export class OAuthGrants extends Context.Service<OAuthGrants, {
             INSERT INTO oauth_access_tokens (jti, grant_id, refresh_token_id, client_id, scopes, resource, expires_at)
             VALUES (${jti}, ${grant.id}, ${refreshId}, ${grant.client_id}, ${JSON.stringify(scopes)}, ${grant.resource},
               now() + make_interval(secs => ${ACCESS_TOKEN_TTL_SECONDS}))`
-          const accessToken = yield* signer.sign(
+          const accessToken = yield* signer.signWith(
+            signingKey,
             { jti, sub: String(grant.person_id), client_id: grant.client_id, aud: grant.resource, scope },
             expiresAt
           )
@@ -187,9 +198,10 @@ export class OAuthGrants extends Context.Service<OAuthGrants, {
         Effect.map(clients.find(clientId), (client) => client?.grant_types.includes("refresh_token") === true)
 
       const exchangeCode = (input: CodeExchange) =>
-        Effect.gen(function*() {
+        Effect.flatMap(signer.signingKey, (signingKey) => transition(Effect.gen(function*() {
           const codeHash = hashSecret(input.code)
-          // Claim the code first, atomically: whatever happens next, it is never usable again.
+          // Claim the code first: a concurrent exchange waits on the row, then finds it consumed. Any
+          // answer commits the claim, so it is never usable again; only a crash rolls it back.
           const claimed = yield* sql<{
             grant_id: number
             client_id: string
@@ -234,11 +246,11 @@ export class OAuthGrants extends Context.Service<OAuthGrants, {
             return yield* refuse(invalidGrant("The approving person no longer belongs to the Store's company."))
           }
           yield* sql`UPDATE oauth_codes SET outcome = 'exchanged' WHERE code_hash = ${codeHash}`.pipe(Effect.orDie)
-          return yield* issuePair(grant, yield* withRefresh(grant.client_id), scopesOf(grant.scopes))
-        })
+          return yield* issuePair(grant, yield* withRefresh(grant.client_id), scopesOf(grant.scopes), signingKey)
+        })))
 
       const refresh = (input: RefreshRequest) =>
-        Effect.gen(function*() {
+        Effect.flatMap(signer.signingKey, (signingKey) => transition(Effect.gen(function*() {
           const tokenHash = hashSecret(input.refreshToken)
           const rows = yield* sql<{
             id: number
@@ -293,8 +305,8 @@ export class OAuthGrants extends Context.Service<OAuthGrants, {
             yield* revokeGrant(grant.id, "refresh_reuse")
             return yield* invalidGrant("The refresh token was already used; the grant is revoked.")
           }
-          return yield* issuePair(grant, true, scopes)
-        })
+          return yield* issuePair(grant, true, scopes, signingKey)
+        })))
 
       const revokeToken = (clientId: string, token: string) =>
         Effect.gen(function*() {
@@ -312,7 +324,7 @@ export class OAuthGrants extends Context.Service<OAuthGrants, {
             if (rows[0]?.client_id === clientId) grantId = rows[0].grant_id
           }
           if (grantId !== undefined) yield* revokeGrant(grantId, "client")
-        })
+        }).pipe(sql.withTransaction, Effect.orDie)
 
       const authenticate = (token: string, resource: string) =>
         Effect.gen(function*() {

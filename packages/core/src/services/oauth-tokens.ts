@@ -29,9 +29,13 @@ interface KeyRow {
   readonly created_at: Date
 }
 
-interface ActiveKey {
+/** A private signing key and its `kid`. */
+export interface SigningKey {
   readonly kid: string
   readonly key: CryptoKey
+}
+
+interface ActiveKey extends SigningKey {
   readonly createdAt: number
   readonly checkedAt: number
 }
@@ -49,6 +53,13 @@ const publicPart = (jwk: JWK): JWK => {
  */
 export class AccessTokenSigner extends Context.Service<AccessTokenSigner, {
   readonly sign: (claims: AccessTokenClaims, expiresAtSeconds: number) => Effect.Effect<string>
+  /**
+   * The key new tokens are signed with, loaded (or created) now. Fetch it before a transaction
+   * that signs, so the transaction never creates a key that a rollback would then take away.
+   */
+  readonly signingKey: Effect.Effect<SigningKey>
+  /** Signs with a key from {@link signingKey}; touches no storage. */
+  readonly signWith: (key: SigningKey, claims: AccessTokenClaims, expiresAtSeconds: number) => Effect.Effect<string>
   /** Checks signature, issuer, type and expiry; the audience is the caller's to check. */
   readonly verify: (token: string) => Effect.Effect<AccessTokenClaims, InvalidAccessToken>
   /** Starts signing with a new key; returns its `kid`. */
@@ -109,22 +120,23 @@ export class AccessTokenSigner extends Context.Service<AccessTokenSigner, {
 
       const invalid = (description: string) => new InvalidAccessToken({ description })
 
+      const signWith = ({ kid, key }: SigningKey, claims: AccessTokenClaims, expiresAtSeconds: number) =>
+        Effect.promise(() =>
+          new SignJWT({ client_id: claims.client_id, scope: claims.scope })
+            .setProtectedHeader({ alg: ALG, kid, typ: TYPE })
+            .setIssuer(settings.baseUrl)
+            .setSubject(claims.sub)
+            .setAudience(claims.aud)
+            .setJti(claims.jti)
+            .setIssuedAt()
+            .setExpirationTime(expiresAtSeconds)
+            .sign(key)
+        )
+
       return AccessTokenSigner.of({
-        sign: (claims, expiresAtSeconds) =>
-          Effect.gen(function*() {
-            const { kid, key } = yield* loadActive
-            return yield* Effect.promise(() =>
-              new SignJWT({ client_id: claims.client_id, scope: claims.scope })
-                .setProtectedHeader({ alg: ALG, kid, typ: TYPE })
-                .setIssuer(settings.baseUrl)
-                .setSubject(claims.sub)
-                .setAudience(claims.aud)
-                .setJti(claims.jti)
-                .setIssuedAt()
-                .setExpirationTime(expiresAtSeconds)
-                .sign(key)
-            )
-          }),
+        sign: (claims, expiresAtSeconds) => Effect.flatMap(loadActive, (key) => signWith(key, claims, expiresAtSeconds)),
+        signingKey: loadActive,
+        signWith,
         verify: (token) =>
           Effect.gen(function*() {
             const parts = token.split(".")

@@ -43,6 +43,12 @@ export interface StoredOrder {
   readonly updated_at: Date
 }
 
+/**
+ * An order write in the v3 model. `integration_id` is null only for the unversioned generation,
+ * whose body names no integration: its orders are recorded for any Store, integrations or not.
+ */
+export type OrderDraft = Omit<V3OrderRequest, "integration_id"> & { readonly integration_id: number | null }
+
 /** How one generation's order write is checked and where its faults point. */
 export interface OrderWriteOptions {
   readonly source: Exclude<OrderSource, "import">
@@ -162,7 +168,7 @@ const IMPORT_BATCH = 1000
 export class Orders extends Context.Service<Orders, {
   readonly record: (
     storeId: number,
-    request: V3OrderRequest,
+    request: OrderDraft,
     options: OrderWriteOptions
   ) => Effect.Effect<StoredOrder, ValidationFailed>
   /** Inserts historical orders in batches; announces nothing. */
@@ -186,9 +192,11 @@ export class Orders extends Context.Service<Orders, {
           Effect.orDie
         )
 
-      const record = (storeId: number, request: V3OrderRequest, options: OrderWriteOptions) =>
+      const record = (storeId: number, request: OrderDraft, options: OrderWriteOptions) =>
         Effect.gen(function*() {
-          const integration = yield* integrations.usable(storeId, request.integration_id, "enabled", options.integrationPointer)
+          const integration = request.integration_id === null
+            ? null
+            : yield* integrations.usable(storeId, request.integration_id, "enabled", options.integrationPointer)
           const currency = request.currency ?? (yield* storeCurrency(storeId))
           const requested = request.line_items ?? []
           const found = yield* products.inStore(storeId, requested.map((item) => item.product_id))
@@ -225,7 +233,7 @@ export class Orders extends Context.Service<Orders, {
             INSERT INTO orders ${sql.insert({
               store_id: storeId,
               source: options.source,
-              integration_id: integration.id,
+              integration_id: integration?.id ?? null,
               store_order_id: request.store_order_id ?? null,
               store_order_number: request.store_order_number ?? null,
               total_amount: request.total_amount,

@@ -8,13 +8,18 @@ import { splitFullName } from "./person-name.js"
 import { present } from "./present.js"
 import type { V3Address, V3LineItem, V3OrderRequest } from "./v3-order.js"
 
+/** Maps one element of the legacy `products` array to the `data.id` of a v3 product, or undefined when unknown. */
+export type LegacyProductResolver = (reference: string) => number | undefined
+
 /** What the unversioned order does not carry and a migration must supply. */
 export interface LegacyOrderContext {
   /** The enabled integration the translated order is sent through. */
   readonly integrationId: number
-  /** Maps one element of the legacy `products` array to the `data.id` of a v3 product, or undefined when unknown. */
-  readonly resolveProductId: (reference: string) => number | undefined
+  readonly resolveProductId: LegacyProductResolver
 }
+
+/** A translated unversioned order before an integration is chosen: the legacy body names none. */
+export type LegacyOrderDraft = Omit<V3OrderRequest, "integration_id">
 
 const translateAddress = (address: LegacyShippingAddress): V3Address | undefined => {
   const name = splitFullName(address.name)
@@ -83,20 +88,22 @@ const translateProducts = (
   return { lineItems, faults }
 }
 
-/** Translates an unversioned legacy order into a v3 order write request, or the faults that prevent it. */
-export const legacyOrderToV3 = (
+/**
+ * Translates an unversioned legacy order into the v3 model without an integration, or the faults
+ * that prevent it; the service records it as it is, since the legacy operation works for any Store.
+ */
+export const legacyOrderDraft = (
   req: LegacyOrderRequest,
-  ctx: LegacyOrderContext
-): Result.Result<V3OrderRequest, ReadonlyArray<FieldError>> => {
+  resolveProductId: LegacyProductResolver
+): Result.Result<LegacyOrderDraft, ReadonlyArray<FieldError>> => {
   const total = translateTotal(req)
-  const lineItems = translateProducts(req.products, ctx.resolveProductId)
+  const lineItems = translateProducts(req.products, resolveProductId)
   const faults = [...total.faults, ...lineItems.faults]
   if (total.value === undefined || faults.length > 0) return Result.fail(faults)
   const shippingAddress = req.shipping_address === null || req.shipping_address === undefined
     ? undefined
     : translateAddress(req.shipping_address)
   return Result.succeed({
-    integration_id: ctx.integrationId,
     store_order_id: req.order_id,
     store_order_number: req.order_number,
     total_amount: total.value.total,
@@ -107,3 +114,10 @@ export const legacyOrderToV3 = (
     line_items: lineItems.lineItems
   })
 }
+
+/** Translates an unversioned legacy order into a v3 order write request, or the faults that prevent it. */
+export const legacyOrderToV3 = (
+  req: LegacyOrderRequest,
+  ctx: LegacyOrderContext
+): Result.Result<V3OrderRequest, ReadonlyArray<FieldError>> =>
+  Result.map(legacyOrderDraft(req, ctx.resolveProductId), (draft) => ({ integration_id: ctx.integrationId, ...draft }))

@@ -4,7 +4,7 @@ import { majorToMinor } from "../../domain/currency.js"
 import { NotFound, ValidationFailed } from "../../domain/errors.js"
 import type { FieldError } from "../../domain/field-error.js"
 import { conversionFault } from "../../domain/orders/currency-fault.js"
-import { legacyOrderToV3 } from "../../domain/orders/legacy-order-to-v3.js"
+import { legacyOrderDraft } from "../../domain/orders/legacy-order-to-v3.js"
 import { legacyProductToV3 } from "../../domain/orders/legacy-product-to-v3.js"
 import { v2OrderToV3 } from "../../domain/orders/v2-order-to-v3.js"
 import { Customisers } from "../../services/customisers.js"
@@ -75,21 +75,11 @@ export const LegacyCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "legacy
       .handle("unversionedCreateOrder", ({ payload }) =>
         Effect.gen(function*() {
           const { storeId } = yield* CurrentPrincipal
-          const integration = yield* integrations.firstEnabled(storeId)
-          if (Option.isNone(integration)) {
-            return yield* refused([{
-              pointer: "",
-              code: "no_integration",
-              detail: "The Store has no enabled integration to receive orders through."
-            }])
-          }
           const known = yield* products.byLegacyReference(storeId, payload.products)
-          const translated = legacyOrderToV3(payload, {
-            integrationId: integration.value.id,
-            resolveProductId: (reference) => known.get(reference)
-          })
+          const translated = legacyOrderDraft(payload, (reference) => known.get(reference))
           if (Result.isFailure(translated)) return yield* refused(translated.failure)
-          yield* orders.record(storeId, translated.success, {
+          // The legacy body names no integration, and the operation works for any Store.
+          yield* orders.record(storeId, { ...translated.success, integration_id: null }, {
             source: "unversioned",
             allowedKinds: ["product", "design", "legacy"],
             integrationPointer: "",

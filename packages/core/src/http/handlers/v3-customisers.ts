@@ -6,6 +6,7 @@ import { customiserV3Of } from "../../domain/pricing/customiser.js"
 import { decidePricingPatchV3, decidePricingPutV3 } from "../../domain/pricing/writes.js"
 import { Customisers } from "../../services/customisers.js"
 import type { Settings } from "../../services/settings.js"
+import { CursorKey } from "../../services/cursor-key.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { resourceId } from "../resource-id.js"
@@ -14,13 +15,11 @@ import { envelope } from "./envelope.js"
 import { idPage } from "./id-page.js"
 import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "./pricing-store.js"
 
-// The customiser list has no filters yet; cursors are bound to this (empty) set all the same.
-const LIST_FILTERS = {}
-
 /** v3 customisers and pricing: reads, PUT, merge PATCH and the dry-run validation. */
 export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Customisers", (handlers) =>
   Effect.gen(function*() {
     const customisers = yield* Customisers
+    const cursorKey = (yield* CursorKey).secret
     const storeId = Effect.gen(function*() {
       return (yield* CurrentPrincipal).storeId
     })
@@ -34,9 +33,11 @@ export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Custo
       .handle("list", ({ query }) =>
         Effect.gen(function*() {
           const store = yield* storeId
+          // No filters yet; cursors are bound to this (empty) set all the same.
           return yield* idPage(
             query,
-            LIST_FILTERS,
+            { collection: "customisers", storeId: store, filters: {} },
+            cursorKey,
             ({ limit, cursorId }) => customisers.list(store, { limit, afterId: cursorId }),
             customiserV3Of
           )

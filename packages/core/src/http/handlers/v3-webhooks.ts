@@ -6,6 +6,7 @@ import { webhookIdOf } from "../../services/delivery-worker.js"
 import type { DeliveryRecord } from "../../services/webhook-deliveries.js"
 import { WebhookDeliveries } from "../../services/webhook-deliveries.js"
 import { type SubscriptionRecord, WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
+import { CursorKey } from "../../services/cursor-key.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { resourceId } from "../resource-id.js"
@@ -42,13 +43,12 @@ export const deliveryV3Of = (record: DeliveryRecord) => ({
   attempts: record.attempts.map((a) => ({ ...a, started_at: formatTimestampV3(a.started_at) }))
 })
 
-const LIST_FILTERS = {}
-
 /** v3 webhook subscriptions, delivery log, redelivery and the event-type catalogue. */
 export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks", (handlers) =>
   Effect.gen(function*() {
     const subscriptions = yield* WebhookSubscriptions
     const deliveries = yield* WebhookDeliveries
+    const cursorKey = (yield* CursorKey).secret
     const storeId = Effect.gen(function*() {
       return (yield* CurrentPrincipal).storeId
     })
@@ -60,7 +60,8 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
           const store = yield* storeId
           return yield* idPage(
             query,
-            LIST_FILTERS,
+            { collection: "webhook_subscriptions", storeId: store, filters: {} },
+            cursorKey,
             ({ limit, cursorId }) => subscriptions.list(store, { limit, afterId: cursorId }),
             subscriptionV3Of
           )
@@ -94,7 +95,8 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
           // Newest first: the cursor's id is the last one seen, and the next page goes below it.
           return yield* idPage(
             query,
-            { webhook_id: String(id), status: query.status },
+            { collection: "webhook_deliveries", storeId: store, filters: { webhook_id: String(id), status: query.status } },
+            cursorKey,
             ({ limit, cursorId }) =>
               deliveries.listForSubscription(store, id, { limit, beforeId: cursorId, status: query.status }),
             deliveryV3Of

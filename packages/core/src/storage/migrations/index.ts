@@ -6,6 +6,7 @@ import webhooks from "./0004_webhooks.js"
 import oauth from "./0005_oauth.js"
 import pricingDocumentText from "./0006_pricing_document_text.js"
 import pricingIds from "./0007_pricing_ids.js"
+import cursorSigningKey from "./0008_cursor_signing_key.js"
 
 /**
  * Every schema migration, in order. Migrations are Effects compiled into the
@@ -18,5 +19,6 @@ export const migrations = Migrator.fromRecord({
   "0004_webhooks": webhooks,
   "0005_oauth": oauth,
   "0006_pricing_document_text": pricingDocumentText,
-  "0007_pricing_ids": pricingIds
+  "0007_pricing_ids": pricingIds,
+  "0008_cursor_signing_key": cursorSigningKey
 })

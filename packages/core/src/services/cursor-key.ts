@@ -1,0 +1,18 @@
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { singleRow } from "../storage/rows.js"
+
+/** The deployment's secret that signs v3 paging cursors, read once when the service starts. */
+export class CursorKey extends Context.Service<CursorKey, {
+  readonly secret: string
+}>()("signcraft/CursorKey") {
+  static readonly layer = Layer.effect(
+    CursorKey,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<{ secret: string }>`SELECT secret FROM service_secrets WHERE name = 'cursor_signing'`
+      const { secret } = yield* singleRow(rows)
+      return CursorKey.of({ secret })
+    }).pipe(Effect.orDie)
+  )
+}
