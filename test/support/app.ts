@@ -77,7 +77,7 @@ export const startApp = (
     return { companyId: company.body.id as number, storeId: store.body.id as number, key: key.body.key as string, keyId: key.body.id as number }
   }
   const handlerText = async (path: string) => (await app.handler(new Request(`http://127.0.0.1${path}`))).text()
-  return { call, operator, seedStore, handlerText, run, dispose }
+  return { call, operator, seedStore, handlerText, run, dispose, handler: app.handler }
 }
 
 /** Creates a customiser through the operator API (a `simple_letter` neon one unless overridden). */
