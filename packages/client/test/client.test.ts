@@ -3,7 +3,7 @@ import { databaseVariants, type TestDatabase } from "../../../test/support/datab
 import { type AttemptEvent, SigncraftClient, type SigncraftClientOptions, SigncraftProblem, verifyWebhook } from "../src/index.js"
 import { makeSigncraftEffectClient } from "../src/effect.js"
 import { fakeClock } from "./support/fake-clock.js"
-import { startLoopbackServer, startProxy } from "./support/loopback.js"
+import { startLoopbackServer, startProxy } from "../../../test/support/loopback.js"
 import { webhooks } from "@signcraft/core"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"

@@ -1,9 +1,9 @@
 import { toNodeListener, type WebHandler } from "@signcraft/adapters"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import type { DatabaseConfig } from "../../../core/src/storage/database.js"
-import type { ServiceSettings } from "../../../core/src/services/settings.js"
-import { startApp } from "../../../../test/support/app.js"
+import type { DatabaseConfig } from "../../packages/core/src/storage/database.js"
+import type { ServiceSettings } from "../../packages/core/src/services/settings.js"
+import { startApp } from "./app.js"
 
 const listen = async (server: Server): Promise<string> => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
