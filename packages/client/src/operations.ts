@@ -16,18 +16,22 @@ export type V3GroupName = HttpApiGroup.Identifier<V3Group>
 
 type EndpointsOf<G extends V3GroupName> = HttpApiGroup.Endpoints<HttpApiGroup.WithIdentifier<V3Group, G>>
 
-type Field<Name extends string, S> = [S] extends [never] ? unknown : S extends Schema.Top ? { readonly [K in Name]: S["Encoded"] } : unknown
+// `Type`, not `Encoded`: the endpoints' codecs encode to generic JSON, while their types are
+// the JSON shapes themselves (plain objects, strings and numbers).
+type Field<Name extends string, S> = [S] extends [never] ? unknown : S extends Schema.Top ? { readonly [K in Name]: S["Type"] } : unknown
 
-/** The input of one v3 operation: its path `params`, `query` and `payload`, as sent on the wire. */
+/** The input of one v3 operation: its path `params`, `query` and `payload`. */
 export type OperationInput<E> =
   & ([HttpApiEndpoint.Params<E>] extends [never] ? unknown
-    : HttpApiEndpoint.Params<E> extends Schema.Top ? { readonly params: HttpApiEndpoint.Params<E>["Type"] } : unknown)
+    // Path segments are text on the wire; ids may be given as the numbers the API returns.
+    : HttpApiEndpoint.Params<E> extends Schema.Top ? { readonly params: { readonly [K in keyof HttpApiEndpoint.Params<E>["Type"]]: string | number } }
+    : unknown)
   & Partial<Field<"query", HttpApiEndpoint.Query<E>>>
   & Field<"payload", HttpApiEndpoint.Payload<E>>
   & { readonly idempotencyKey?: string }
 
 /** The 2xx body of one v3 operation, as received (unknown members may appear: ignore them). */
-export type OperationOutput<E> = HttpApiEndpoint.Success<E> extends Schema.Top ? HttpApiEndpoint.Success<E>["Encoded"] : unknown
+export type OperationOutput<E> = HttpApiEndpoint.Success<E> extends Schema.Top ? HttpApiEndpoint.Success<E>["Type"] : unknown
 
 /** Promise-returning typed methods, one per v3 operation, grouped as in the API definition. */
 export type V3Operations = {

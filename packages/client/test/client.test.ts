@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest"
 import { databaseVariants, type TestDatabase } from "../../../test/support/databases.js"
 import { type AttemptEvent, SigncraftClient, type SigncraftClientOptions, SigncraftProblem, verifyWebhook } from "../src/index.js"
 import { makeSigncraftEffectClient } from "../src/effect.js"
@@ -302,6 +302,12 @@ describe.each(databaseVariants())("@signcraft/client against the real server ($n
     const { client } = clientFor(server.url)
     const me = await client.v3.v3Stores.me({})
     expect(me.body.data.id).toBe(seed.storeId)
+    // The types come from the API definition: a wrong payload or a missing path parameter does not compile.
+    expectTypeOf(me.body.data.platform).toEqualTypeOf<string>()
+    expectTypeOf(client.v3.v3Customisers.getPricing).parameter(0).toHaveProperty("params").toEqualTypeOf<{ readonly customiser_id: string | number }>()
+    // @ts-expect-error: an order needs integration_id, total_amount and line_items
+    const wrong = () => client.v3.v3Commerce.createOrder({ payload: { title: "x" } })
+    expect(typeof wrong).toBe("function")
     const created = await client.v3.v3Commerce.createOrder({ payload: order("typed") })
     expect(created.body.data.status).toBe("received")
     const effectClient = await Effect.runPromise(makeSigncraftEffectClient(client))

@@ -11,5 +11,7 @@ export const fakeClock = (start = Date.now()) => {
       now += ms
     }
   }
-  return { clock, sleeps: sleeps as ReadonlyArray<number>, advance: (ms: number) => void (now += ms) }
+  return { clock, sleeps: sleeps as ReadonlyArray<number>, advance: (ms: number) => {
+      now += ms
+    } }
 }

@@ -17,7 +17,9 @@ const steppedClock = () => {
       now += ms
     }
   }
-  return { clock, sleeps, advance: (ms: number) => void (now += ms) }
+  return { clock, sleeps, advance: (ms: number) => {
+      now += ms
+    } }
 }
 
 const rateLimited = (retryAfter: string | undefined, body: Record<string, unknown> = {}): ProxyAction => ({
