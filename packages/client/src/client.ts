@@ -172,7 +172,11 @@ export class SigncraftClient {
     const body = request.body === null ? undefined : await request.text()
     const final = await this.#exchange(request.method.toUpperCase(), this.#resolve(request.url, undefined), headers, body)
     if (final._tag === "NetworkFailure") throw final.error
-    return new Response(final.text === "" ? null : final.text, { status: final.response.status, headers: final.response.headers })
+    // The body was already decoded and read: its transfer headers no longer describe it.
+    const headersOut = new Headers(final.response.headers)
+    headersOut.delete("content-encoding")
+    headersOut.delete("content-length")
+    return new Response(final.text === "" ? null : final.text, { status: final.response.status, headers: headersOut })
   }
 
   // Sends until an answer needs no retry or the retries run out; returns the last attempt.

@@ -315,6 +315,22 @@ describe.each(databaseVariants())("@signcraft/client against the real server ($n
     expect(viaEffect.data.id).toBe(seed.storeId)
   })
 
+  it("sends the Effect client through the same rules: a lost answer is repeated with one key, one order", async () => {
+    const proxy = await startProxy(server.url, (_request, index) => (index === 0 ? { _tag: "ForwardAndDrop" } : { _tag: "Forward" }))
+    try {
+      const { client } = clientFor(proxy.url)
+      const effectClient = await Effect.runPromise(makeSigncraftEffectClient(client))
+      const created = await Effect.runPromise(effectClient.v3Commerce.createOrder({ headers: {}, payload: order("effect-lost") }))
+      expect(created.data.status).toBe("received")
+      expect(proxy.seen).toHaveLength(2)
+      expect(proxy.seen[0]?.headers["idempotency-key"]).toBeDefined()
+      expect(proxy.seen[1]?.headers["idempotency-key"]).toBe(proxy.seen[0]?.headers["idempotency-key"])
+      expect(await ordersNamed("effect-lost")).toBe(1)
+    } finally {
+      await proxy.close()
+    }
+  })
+
   it("re-exports verifyWebhook, which checks the raw bytes", () => {
     const raw = JSON.stringify({ product: { product_id: 1 } })
     const headers = webhooks.signatureHeaders("whsec_1", raw, new Date())
