@@ -155,7 +155,7 @@ export class SigncraftClient {
     const { response } = final
     if (response.ok) return { status: response.status, headers: response.headers, body: final.body as Body }
     const retryAfterMs = this.#retryAfterMs(final)
-    throw problemOf(response.status, final.body, retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000), response.headers.get("x-request-id"))
+    throw problemOf(response.status, final.body, retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000), response.headers)
   }
 
   /**

@@ -34,6 +34,8 @@ export interface ProblemFields {
   readonly grantedScopes: ReadonlyArray<string>
   /** The whole body as received, unknown members included. */
   readonly body: unknown
+  /** The answer's headers (`Deprecation` and `Sunset` on previous-generation paths, say). */
+  readonly headers: Headers
 }
 
 /** A v3 answer outside 2xx, as the rejection of `SigncraftClient.request`. */
@@ -48,6 +50,7 @@ export class SigncraftProblem extends Error implements ProblemFields {
   readonly requiredScopes: ReadonlyArray<string>
   readonly grantedScopes: ReadonlyArray<string>
   readonly body: unknown
+  readonly headers: Headers
 
   constructor(fields: ProblemFields) {
     super(`${fields.status} ${fields.code}: ${fields.detail}`)
@@ -60,6 +63,7 @@ export class SigncraftProblem extends Error implements ProblemFields {
     this.requiredScopes = fields.requiredScopes
     this.grantedScopes = fields.grantedScopes
     this.body = fields.body
+    this.headers = fields.headers
   }
 }
 
@@ -85,19 +89,22 @@ export const bodyRetryAfter = (body: unknown): number | undefined => {
 /**
  * Reads a non-2xx answer. Only `status` is certain: every other member is read when present
  * and well-typed, and ignored otherwise, so a proxy's page or a newer server never breaks it.
+ * A previous-generation error (`{message, errors}`, spec Errors rule 5) has no code: its
+ * `message` becomes the detail, and its field-keyed `errors` stay in `body`.
  */
-export const problemOf = (status: number, body: unknown, retryAfterSeconds: number | undefined, requestIdHeader?: string | null): SigncraftProblem => {
+export const problemOf = (status: number, body: unknown, retryAfterSeconds: number | undefined, headers: Headers): SigncraftProblem => {
   const document = isRecord(body) ? body : {}
   const code = stringOf(document.code)
   return new SigncraftProblem({
     status,
     code: code ?? "unexpected_response",
-    detail: stringOf(document.detail) ?? stringOf(document.title) ?? `HTTP ${status}`,
-    requestId: stringOf(document.request_id) ?? requestIdHeader ?? undefined,
+    detail: stringOf(document.detail) ?? stringOf(document.message) ?? stringOf(document.title) ?? `HTTP ${status}`,
+    requestId: stringOf(document.request_id) ?? headers.get("x-request-id") ?? undefined,
     errors: fieldErrorsOf(document.errors),
     retryAfter: retryAfterSeconds,
     requiredScopes: stringsOf(document.required_scopes),
     grantedScopes: stringsOf(document.granted_scopes),
-    body
+    body,
+    headers
   })
 }

@@ -268,6 +268,18 @@ describe.each(databaseVariants())("@signcraft/client against the real server ($n
     }
   })
 
+  it("reads a previous-generation error ({message, errors}) without retrying it, its deprecation headers kept", async () => {
+    const legacy = await server.seedStore("wildcard")
+    const { client, attempts } = clientFor(server.url, { apiKey: legacy.key })
+    const problem = (await client.request("PUT", "/api/v2/customisers/999999/pricing", { body: { pricing: {} } }).catch((e: unknown) => e)) as SigncraftProblem
+    expect(problem).toBeInstanceOf(SigncraftProblem)
+    expect(problem.status).toBe(404)
+    expect(problem.detail).toBe((problem.body as { message: string }).message)
+    expect(problem.headers.get("deprecation")).toBe("@1784678400")
+    expect(problem.requestId).toMatch(/^req_/)
+    expect(attempts).toHaveLength(1)
+  })
+
   it("paginates a collection by following links.next unchanged", async () => {
     const { client } = clientFor(server.url)
     for (const n of [1, 2, 3]) {
