@@ -329,7 +329,7 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
       ]
       for (const res of writes) {
         expectProblem(res, 422, "validation_failed")
-        expect(res.body.errors).toEqual([{ pointer: "/sizes/0/width_cm", code: "invalid_type", detail: expect.any(String) }])
+        expect(res.body.errors).toEqual([{ pointer: "/sizes/0/width_cm", code: "out_of_range", detail: expect.any(String) }])
       }
       const created = await app.call("POST", `/operator/v1/stores/${seed.storeId}/customisers`, {
         body: `{"name":"N","product_family":"neon","selection_mode":"single_style","pricing_model":"simple_letter","pricing":${overflowing}}`,

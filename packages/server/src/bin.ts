@@ -2,6 +2,11 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit } from "effect"
 import { parseCommandLine, USAGE } from "./cli.js"
+import { runCheck } from "./commands/check.js"
+import { processContext } from "./commands/context.js"
+import { runDiagnoseRateLimit } from "./commands/diagnose-rate-limit.js"
+import { runMigrateTranslate } from "./commands/migrate-translate.js"
+import { runMigrateUsage } from "./commands/migrate-usage.js"
 import { loadConfig } from "./config.js"
 import { serve } from "./serve.js"
 
@@ -35,6 +40,19 @@ const watchSignals = () => {
   process.on("SIGTERM", onSignal)
 }
 
+// A subcommand's exit code becomes the process's; an unexpected throw is reported, exit 1.
+const exitWith = (run: Promise<number>) => {
+  run.then(
+    (code) => {
+      process.exitCode = code
+    },
+    (error: unknown) => {
+      process.stderr.write(`signcraft: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
+      process.exitCode = 1
+    }
+  )
+}
+
 const main = () => {
   const command = parseCommandLine(process.argv.slice(2), process.env)
   switch (command._tag) {
@@ -45,6 +63,14 @@ const main = () => {
       process.stderr.write(`signcraft: ${command.message}\n\n${USAGE}`)
       process.exitCode = 2
       return
+    case "Check":
+      return exitWith(runCheck(command, processContext()))
+    case "DiagnoseRateLimit":
+      return exitWith(runDiagnoseRateLimit(command, processContext()))
+    case "MigrateTranslate":
+      return exitWith(runMigrateTranslate(command, processContext()))
+    case "MigrateUsage":
+      return exitWith(runMigrateUsage(command, processContext()))
     case "Serve": {
       const result = loadConfig(command.env, { labels: command.labels })
       if (result._tag === "Invalid") {

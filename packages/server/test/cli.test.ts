@@ -61,3 +61,60 @@ describe("parseCommandLine", () => {
     expect(parseCommandLine(["--port"], {})._tag).toBe("UsageError")
   })
 })
+
+describe("parseCommandLine: integrator subcommands", () => {
+  it("reads check, diagnose rate-limit and migrate usage with their flags", () => {
+    expect(parseCommandLine(["check", "--base-url", "http://127.0.0.1:8080"], {})).toEqual({
+      _tag: "Check",
+      baseUrl: "http://127.0.0.1:8080",
+      json: false
+    })
+    expect(parseCommandLine(["diagnose", "rate-limit", "--base-url=http://h", "--json"], {})).toEqual({
+      _tag: "DiagnoseRateLimit",
+      baseUrl: "http://h",
+      json: true
+    })
+    expect(parseCommandLine(["migrate", "usage", "--base-url", "http://h", "--store", "12"], {})).toEqual({
+      _tag: "MigrateUsage",
+      baseUrl: "http://h",
+      storeId: "12",
+      json: false
+    })
+  })
+
+  it("reads migrate translate with its format, files and optional integration id", () => {
+    expect(parseCommandLine(["migrate", "translate", "--from", "v2-order", "a.json", "dir"], {})).toEqual({
+      _tag: "MigrateTranslate",
+      source: "v2-order",
+      paths: ["a.json", "dir"]
+    })
+    expect(parseCommandLine(["migrate", "translate", "--from", "legacy-order", "--integration-id", "4", "a.json"], {})).toEqual({
+      _tag: "MigrateTranslate",
+      source: "legacy-order",
+      paths: ["a.json"],
+      integrationId: 4
+    })
+  })
+
+  it("refuses incomplete or unknown integrator commands", () => {
+    for (
+      const args of [
+        ["check"],
+        ["check", "--base-url", "not a url"],
+        ["check", "--base-url", "http://h", "extra"],
+        ["diagnose", "--base-url", "http://h"],
+        ["diagnose", "quota", "--base-url", "http://h"],
+        ["migrate", "usage", "--base-url", "http://h"],
+        ["migrate", "translate", "a.json"],
+        ["migrate", "translate", "--from", "v9-order", "a.json"],
+        ["migrate", "translate", "--from", "v2-order"],
+        ["migrate", "translate", "--from", "legacy-order", "--integration-id", "0", "a.json"],
+        ["migrate", "rollback"],
+        ["check", "--port", "1"]
+      ]
+    ) {
+      expect(parseCommandLine(args, {})._tag).toBe("UsageError")
+    }
+    expect(parseCommandLine(["check", "--help"], {})).toEqual({ _tag: "Help" })
+  })
+})
