@@ -114,6 +114,18 @@ describe.each(databaseVariants())("input edges ($name database)", (variant) => {
     expect((await app.call("GET", "/api/v3/no-such-thing", { key: seed.key })).status).toBe(404)
   })
 
+  it("inspects only bodies a route will serve: unknown paths stay 404, a disabled operator API stays hidden", async () => {
+    const nul = '{"name":"a\\u0000b"}'
+    expect((await app.call("POST", "/api/v3/no-such-thing", { body: nul })).status).toBe(404)
+    const hidden = startApp(db.config, { operatorToken: undefined })
+    try {
+      const res = await hidden.call("POST", "/operator/v1/companies", { body: nul })
+      expect(res.status).toBe(404)
+    } finally {
+      await hidden.dispose()
+    }
+  })
+
   it("answers the OAuth endpoints' bad input in RFC 6749 form and the agent endpoint's in JSON-RPC", async () => {
     const token = await app.call("POST", "/oauth/token", {
       headers: { "content-type": "application/x-www-form-urlencoded" },

@@ -70,6 +70,10 @@ const unacceptableBody = (text: string): ApiFailure | undefined => {
   return fault === undefined ? undefined : new ValidationFailed({ errors: [fault] })
 }
 
+// Whether a request has a body the guard reads (cheap: decided from the method and headers).
+const carriesBody = (request: HttpServerRequest.HttpServerRequest, info: RequestInfo): boolean =>
+  isJsonBody(request, info) || hasUndeclaredBody(request, info)
+
 // The request's own effect, behind the body check where its body is JSON.
 const inspectBody = (
   request: HttpServerRequest.HttpServerRequest,
@@ -105,6 +109,11 @@ export const layerRouterMiddleware = (
       const maxBody = ByteSize.bytes(settings.maxBodyBytes)
       const legacyHeaders = deprecationHeaders(settings.baseUrl)
       const allowedMethods = makeAllowedMethods(routes)
+      // Bodies are inspected only where a route will serve them: an unknown path stays a 404,
+      // a wrong method a 405, and a disabled operator API keeps answering 404.
+      const willServe = (request: HttpServerRequest.HttpServerRequest, info: RequestInfo): boolean =>
+        (info.generation !== "operator" || settings.operatorToken !== undefined) &&
+        allowedMethods(request.url).includes(request.method)
       // An unknown route whose path has other methods is a 405, not a 404.
       const refine = (failure: ApiFailure, url: string): ApiFailure => {
         if (failure._tag !== "NotFound" || failure.resource !== "route") return failure
@@ -160,7 +169,7 @@ export const layerRouterMiddleware = (
             ? Effect.succeed(
               renderFailure(describeFailure(new PayloadTooLarge({ limitBytes: settings.maxBodyBytes })), info, settings.baseUrl)
             )
-            : inspectBody(request, info, httpEffect).pipe(
+            : (carriesBody(request, info) && willServe(request, info) ? inspectBody(request, info, httpEffect) : httpEffect).pipe(
               Effect.provideService(CurrentRequest, info),
               Effect.provideService(MaxBodySize, maxBody),
               Effect.catchCause((cause) => {
