@@ -6,5 +6,6 @@ export default defineConfig({
   dts: true,
   sourcemap: true,
   clean: true,
-  target: "node20"
+  target: "node20",
+  tsconfig: "../../tsconfig.build.json"
 })

@@ -178,8 +178,8 @@ const v3Entries: ReadonlyArray<FuzzEntry> = [
         currency: "USD",
         shipping_method: "Standard",
         customer: { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com", phone: null },
-        billing_address: address,
-        shipping_address: address,
+        billing_address: { ...address },
+        shipping_address: { ...address },
         line_items: [{ product_id: world.productId, quantity: 2 }]
       },
       headers: v3Headers(world)

@@ -51,6 +51,41 @@ describe.each(databaseVariants())("input edges ($name database)", (variant) => {
     expect(v2.body.errors).toEqual({ "meta.a": [expect.stringContaining("NUL")] })
   })
 
+  it("names members called constructor or __proto__ in the legacy format too", async () => {
+    const wildcard = await app.seedStore("wildcard")
+    const res = await app.call("POST", "/api/v2/webhooks", {
+      key: wildcard.key,
+      body: '{"topic":"order:created","url":"http://127.0.0.1:9/h","constructor":"\\ud800"}'
+    })
+    expect(res.status).toBe(422)
+    expect(Object.keys(res.body.errors)).toEqual(["constructor"])
+    const proto = await app.call("POST", "/api/v2/webhooks", {
+      key: wildcard.key,
+      body: '{"topic":"order:created","url":"http://127.0.0.1:9/h","__proto__":1e400}'
+    })
+    expect(proto.status).toBe(422)
+    expect(Object.keys(proto.body.errors)).toEqual(["__proto__"])
+  })
+
+  it("refuses an identifier too long to index and an overlong person email, naming the field", async () => {
+    const seed = await app.seedStore("wildcard")
+    const customiser = await createCustomiser(app, seed.storeId)
+    const product = await app.call("POST", `/api/customisers/${customiser.id}/products`, {
+      key: seed.key,
+      body: { product_id: "p".repeat(300_000), cart: {}, price_breakdown: {} }
+    })
+    expect(product.status).toBe(422)
+    expect(Object.keys(product.body.errors)).toEqual(["product_id"])
+    const company = await app.operator("POST", "/companies", { name: "Acme" })
+    const person = await app.operator("POST", "/persons", {
+      company_id: company.body.id,
+      email: `${"a".repeat(250)}@example.com`,
+      password: "correct horse battery staple"
+    })
+    expect(person.status).toBe(422)
+    expect(person.body.errors[0].pointer).toBe("/email")
+  })
+
   it("refuses a number beyond every field and nesting past 64 levels, naming where", async () => {
     const seed = await app.seedStore()
     const raw = await app.call("POST", `/operator/v1/stores/${seed.storeId}/orders/import`, {

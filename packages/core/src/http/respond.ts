@@ -28,14 +28,13 @@ const legacyField = (pointer: string | undefined, parameter: string | undefined)
 
 /** The previous generation's `{message, errors}` body for a failure. */
 export const legacyBody = (d: FailureDescription) => {
-  const errors: Record<string, Array<string>> = {}
+  // A Map, not an object: a client's member may be called `constructor` or `__proto__`.
+  const errors = new Map<string, Array<string>>()
   for (const e of d.errors ?? []) {
     const field = legacyField(e.pointer, e.parameter) || "request"
-    const list = errors[field] ?? []
-    list.push(e.detail)
-    errors[field] = list
+    errors.set(field, [...(errors.get(field) ?? []), e.detail])
   }
-  return { message: d.detail, errors }
+  return { message: d.detail, errors: Object.fromEntries(errors) }
 }
 
 // RFC 6749 §5.2 has no codes for transport failures; these are the nearest.

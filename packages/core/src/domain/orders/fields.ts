@@ -27,6 +27,14 @@ export const CurrencyCode = Schema.String.check(
   })
 )
 
+/**
+ * A client's identifier for a record of its own (store product id, legacy product id): at most
+ * 255 characters, which also keeps it within what the database can index.
+ */
+export const ExternalIdentifier = Schema.String.check(
+  Schema.isMaxLength(255, { expected: "at most 255 characters", code: "too_long" })
+)
+
 /** Absolute URL, as accepted by the WHATWG URL parser. */
 export const AbsoluteUrl = Schema.String.check(
   Schema.makeFilter((value: string) => URL.canParse(value), {

@@ -1,11 +1,11 @@
 import { Schema } from "effect"
-import { optionalNullable } from "./fields.js"
+import { ExternalIdentifier, optionalNullable } from "./fields.js"
 
 const JsonObject = Schema.Record(Schema.String, Schema.Unknown)
 
 /** Body of the deprecated `POST /api/customisers/{customiser}/products` (legacy product sync). */
 export const LegacyProductSyncRequest = Schema.Struct({
-  product_id: Schema.String,
+  product_id: ExternalIdentifier,
   cart: JsonObject,
   price_breakdown: JsonObject,
   custom_background_path: optionalNullable(Schema.String),

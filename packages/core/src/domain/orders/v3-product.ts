@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { AbsoluteUrl, CurrencyCode, NonNegativeInt, NonNegativeNumber, PositiveInt, RequiredText, SnakeCaseKey } from "./fields.js"
+import { AbsoluteUrl, CurrencyCode, ExternalIdentifier, NonNegativeInt, NonNegativeNumber, PositiveInt, RequiredText, SnakeCaseKey } from "./fields.js"
 
 /** One customisation choice of a product: stable snake_case `key`, human `label`, chosen `value`. */
 export const V3Customisation = Schema.Struct({
@@ -28,7 +28,7 @@ export type V3Artwork = typeof V3Artwork.Type
 /** Body of `POST /api/v3/customisers/{customiser_id}/products`. */
 export const V3ProductRequest = Schema.Struct({
   integration_id: PositiveInt,
-  store_product_id: Schema.optionalKey(Schema.String),
+  store_product_id: Schema.optionalKey(ExternalIdentifier),
   title: RequiredText,
   price_amount: NonNegativeInt,
   currency: CurrencyCode,

@@ -85,7 +85,11 @@ export class OperatorApi extends HttpApiGroup.make("operator")
     HttpApiEndpoint.post("createPerson", "/persons", {
       payload: Schema.Struct({
         company_id: Id,
-        email: Schema.String.check(Schema.isPattern(/^[^\s@]+@[^\s@]+$/, { expected: "an email address" })),
+        email: Schema.String.check(
+          Schema.isPattern(/^[^\s@]+@[^\s@]+$/, { expected: "an email address" }),
+          // RFC 5321 §4.5.3.1: no longer path exists; it also keeps the email indexable.
+          Schema.isMaxLength(254, { expected: "at most 254 characters" })
+        ),
         password: Schema.String.check(Schema.isMinLength(8)),
         name: Schema.optionalKey(Schema.NullOr(Schema.String))
       }),
