@@ -1,4 +1,4 @@
-import { Redacted } from "effect"
+import { Layer, Redacted } from "effect"
 import { makeWebHandler } from "../../../core/src/app.js"
 import { defaultSettings, type ServiceSettings } from "../../../core/src/services/settings.js"
 import { layerDatabase } from "../../../core/src/storage/database.js"
@@ -11,7 +11,11 @@ export const OPERATOR_TOKEN = "op_adapter_token"
 export const MAX_BODY_BYTES = 64 * 1024
 
 /** The real signcraft web handler over a fresh embedded database, and how to throw both away. */
-export const startSigncraft = async (overrides: Partial<ServiceSettings> = {}) => {
+export const startSigncraft = async (
+  overrides: Partial<ServiceSettings> = {},
+  /** Replaces services of the app, e.g. a test clock (`adjustableClock().layer`). */
+  extra: Layer.Layer<never> = Layer.empty
+) => {
   const db: TestDatabase = await embeddedVariant.create()
   const settings = defaultSettings({
     environment: "test",
@@ -19,7 +23,7 @@ export const startSigncraft = async (overrides: Partial<ServiceSettings> = {}) =
     maxBodyBytes: MAX_BODY_BYTES,
     ...overrides
   })
-  const app = makeWebHandler({ settings }, layerDatabase(db.config))
+  const app = makeWebHandler({ settings }, Layer.merge(layerDatabase(db.config), extra))
   return {
     handler: app.handler,
     dispose: async () => {
