@@ -16,6 +16,7 @@ import { publicJson } from "./oauth/respond.js"
 import { CurrentRequest } from "./request-info.js"
 import type { RouteEntry } from "./route-table.js"
 import { findUnacceptableValue } from "../domain/json-input.js"
+import { jsonRpcErrorBody } from "./protocol-errors.js"
 
 const CORS = {
   "access-control-allow-origin": "*",
@@ -57,11 +58,8 @@ const preflight = HttpServerResponse.empty({
 
 const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i
 
-const rpcError = (status: number, code: number, message: string, id: unknown, data?: unknown) =>
-  HttpServerResponse.jsonUnsafe(
-    { jsonrpc: "2.0", id: typeof id === "string" || typeof id === "number" ? id : null, error: { code, message, ...(data === undefined ? {} : { data }) } },
-    { status, headers: CORS }
-  )
+const rpcError = (status: number, code: number, message: string, id: unknown, data?: unknown, headers: Record<string, string> = {}) =>
+  HttpServerResponse.jsonUnsafe(jsonRpcErrorBody(code, message, id, data), { status, headers: { ...CORS, ...headers } })
 
 // A JSON-RPC message's id, when the body is a single request that has one.
 const idOf = (body: unknown): unknown =>
@@ -107,10 +105,9 @@ const mcpEndpoint = <R>(location: AgentLocation, tools: ReadonlyArray<AgentTool<
 
     // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
     if (request.method !== "POST") {
-      return HttpServerResponse.jsonUnsafe(
-        { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this endpoint is stateless; POST JSON-RPC messages." }, id: null },
-        { status: 405, headers: { ...CORS, allow: "POST, OPTIONS" } }
-      )
+      return rpcError(405, -32000, "Method not allowed: this endpoint is stateless; POST JSON-RPC messages.", null, undefined, {
+        allow: "POST, OPTIONS"
+      })
     }
     // The body is read here, under the service's body limit (the SDK would read up to its
     // own 4 MiB), and checked for values no tool input can take before any tool sees it.

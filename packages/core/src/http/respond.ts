@@ -3,6 +3,7 @@ import { HttpServerResponse } from "effect/http"
 import type { ApiFailure } from "../domain/errors.js"
 import { Settings } from "../services/settings.js"
 import { describeFailure, type FailureDescription } from "./failure-table.js"
+import { jsonRpcErrorBody, oauthErrorBody } from "./protocol-errors.js"
 import { CurrentRequest, type RequestInfo } from "./request-info.js"
 
 /** The URL of the documentation page of a problem code (`type` of a problem document). */
@@ -41,34 +42,29 @@ export const legacyBody = (d: FailureDescription) => {
 const oauthErrorCode = (d: FailureDescription): string =>
   d.status >= 500 ? "server_error" : d.code === "rate_limited" ? "rate_limited" : "invalid_request"
 
-/** The authorization server's RFC 6749 `{error, error_description}` body for a failure. */
-export const oauthFailureBody = (d: FailureDescription) => ({
-  error: oauthErrorCode(d),
-  error_description: d.detail,
-  ...(d.retryAfter === undefined ? {} : { retry_after: d.retryAfter })
-})
+/** The authorization server's RFC 6749 body for a failure. */
+export const oauthFailureBody = (d: FailureDescription) => oauthErrorBody(oauthErrorCode(d), d.detail, d.retryAfter)
 
 // JSON-RPC 2.0 §5.1: -32700 parse error, -32600 invalid request, -32603 internal error.
 const jsonRpcCode = (d: FailureDescription): number =>
   d.status >= 500 ? -32603 : d.code === "malformed_request" ? -32700 : -32600
 
 /** The agent endpoint's JSON-RPC error for a failure met before any message was read. */
-export const jsonRpcFailureBody = (d: FailureDescription) => ({
-  jsonrpc: "2.0",
-  id: null,
-  error: { code: jsonRpcCode(d), message: d.detail, data: { status: d.status, code: d.code } }
-})
+export const jsonRpcFailureBody = (d: FailureDescription) =>
+  jsonRpcErrorBody(jsonRpcCode(d), d.detail, null, { status: d.status, code: d.code })
 
+// The body of a failure in the request's wire format; only the service's own APIs answer
+// with problem documents.
 const bodyOf = (d: FailureDescription, info: RequestInfo, baseUrl: string) => {
   switch (info.generation) {
     case "legacy":
-      return legacyBody(d)
+      return { body: legacyBody(d), problem: false }
     case "oauth":
-      return oauthFailureBody(d)
+      return { body: oauthFailureBody(d), problem: false }
     case "agent":
-      return jsonRpcFailureBody(d)
+      return { body: jsonRpcFailureBody(d), problem: false }
     default:
-      return problemBody(d, info, baseUrl)
+      return { body: problemBody(d, info, baseUrl), problem: true }
   }
 }
 
@@ -80,8 +76,8 @@ export const renderFailure = (d: FailureDescription, info: RequestInfo, baseUrl:
   // The rest of an oversized body is never read: close the connection, so the client's next
   // request goes on a fresh one instead of meeting a reset socket (operating contract §5.1).
   if (d.status === 413) headers.connection = "close"
-  const problem = info.generation !== "legacy" && info.generation !== "oauth" && info.generation !== "agent"
-  return HttpServerResponse.jsonUnsafe(bodyOf(d, info, baseUrl), {
+  const { body, problem } = bodyOf(d, info, baseUrl)
+  return HttpServerResponse.jsonUnsafe(body, {
     status: d.status,
     headers,
     ...(problem ? { contentType: "application/problem+json" } : {})

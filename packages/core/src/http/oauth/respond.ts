@@ -1,5 +1,6 @@
 import { HttpServerResponse } from "effect/http"
 import { type OAuthError, oauthErrorStatus } from "../../domain/oauth/errors.js"
+import { oauthErrorBody } from "../protocol-errors.js"
 
 // RFC 6749 §5.1: token responses (and anything else carrying secrets) must not be cached.
 // Browser-based agents call these endpoints cross-origin; they carry no cookies, so any
@@ -24,11 +25,7 @@ export const oauthJson = (body: unknown, status = 200, headers: Record<string, s
 /** The RFC 6749 `{error, error_description}` body of a refusal, with its status. */
 export const oauthErrorResponse = (failure: OAuthError) =>
   oauthJson(
-    {
-      error: failure.error,
-      error_description: failure.description,
-      ...(failure.retryAfter === undefined ? {} : { retry_after: failure.retryAfter })
-    },
+    oauthErrorBody(failure.error, failure.description, failure.retryAfter),
     oauthErrorStatus(failure.error),
     failure.retryAfter === undefined ? {} : { "retry-after": String(failure.retryAfter) }
   )

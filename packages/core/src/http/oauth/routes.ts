@@ -20,6 +20,7 @@ import { CurrentRequest } from "../request-info.js"
 import { cookiePolicy, withCookie } from "./cookies.js"
 import { type ClientDisplay, consentPage, signInPage } from "./pages.js"
 import { oauthErrorResponse, oauthJson, preflight, publicJson } from "./respond.js"
+import { oauthErrorBody } from "../protocol-errors.js"
 import type { RouteEntry } from "../route-table.js"
 import { findUnacceptableValue, findUnstorableParam } from "../../domain/json-input.js"
 
@@ -217,7 +218,7 @@ const checkRequest = (query: string) =>
 
 // Refusals that must not go to an unverified redirect URI are shown here instead.
 const directRefusal = (verdict: Extract<AuthorizationVerdict, { _tag: "Direct" }>) =>
-  oauthJson({ error: verdict.error, error_description: verdict.description }, 400)
+  oauthJson(oauthErrorBody(verdict.error, verdict.description), 400)
 
 const redirectTo = (location: string) =>
   HttpServerResponse.redirect(location, { status: 303, headers: { "cache-control": "no-store" } })
@@ -276,10 +277,10 @@ const authorizeGet = (request: HttpServerRequest.HttpServerRequest) =>
       : yield* showConsent(display, verdict.request, session, query)
   }))
 
-const forgedForm = oauthJson({
-  error: "invalid_request",
-  error_description: "The form's anti-forgery token is missing or stale; start the authorization again."
-}, 400)
+const forgedForm = oauthJson(
+  oauthErrorBody("invalid_request", "The form's anti-forgery token is missing or stale; start the authorization again."),
+  400
+)
 
 /** POST /oauth/authorize: the sign-in and consent forms. */
 const authorizePost = (request: HttpServerRequest.HttpServerRequest) =>
