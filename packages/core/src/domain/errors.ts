@@ -3,9 +3,8 @@ import type { FieldError } from "./field-error.js"
 import type { Scope } from "./scopes.js"
 
 /**
- * Every failure a client can be told about. Services fail with these; the HTTP layer
- * turns each into a v3 problem document or a previous-generation error in one place
- * (`http/errors.ts`).
+ * Every failure a client can be told about. Services fail with these; `http/failure-table.ts`
+ * describes each (status, code, wording) and each generation's encoder renders that description.
  */
 
 /** Which credential an API surface expects. */
@@ -90,41 +89,40 @@ export class InternalError extends Data.TaggedError("InternalError")<{
   readonly cause?: unknown
 }> {}
 
-/** Any failure the HTTP layer knows how to render. */
-export type ApiFailure =
-  | MissingCredential
-  | InvalidCredential
-  | InsufficientScope
-  | NotFound
-  | ValidationFailed
-  | InvalidParameter
-  | MalformedRequest
-  | MethodNotAllowed
-  | PayloadTooLarge
-  | RateLimited
-  | IdempotencyKeyRequired
-  | IdempotencyKeyConflict
-  | IdempotencyKeyInFlight
-  | IntegrationCallbackFailed
-  | InternalError
+// Keys the classes by tag, and has the compiler check that each key is its class's tag.
+const byTag = <const T extends Record<string, abstract new(...args: never) => { readonly _tag: string }>>(
+  classes: T & { readonly [K in keyof T]: abstract new(...args: never) => { readonly _tag: K } }
+): T => classes
 
-const failureTags: ReadonlySet<string> = new Set([
-  "MissingCredential",
-  "InvalidCredential",
-  "InsufficientScope",
-  "NotFound",
-  "ValidationFailed",
-  "InvalidParameter",
-  "MalformedRequest",
-  "MethodNotAllowed",
-  "PayloadTooLarge",
-  "RateLimited",
-  "IdempotencyKeyRequired",
-  "IdempotencyKeyConflict",
-  "IdempotencyKeyInFlight",
-  "IntegrationCallbackFailed",
-  "InternalError"
-])
+// The one list of failures: the union and the tag set below are both read from it.
+const failureClasses = byTag({
+  MissingCredential,
+  InvalidCredential,
+  InsufficientScope,
+  NotFound,
+  ValidationFailed,
+  InvalidParameter,
+  MalformedRequest,
+  MethodNotAllowed,
+  PayloadTooLarge,
+  RateLimited,
+  IdempotencyKeyRequired,
+  IdempotencyKeyConflict,
+  IdempotencyKeyInFlight,
+  IntegrationCallbackFailed,
+  InternalError
+})
+
+/** Any failure the HTTP layer knows how to render. */
+export type ApiFailure = InstanceType<(typeof failureClasses)[keyof typeof failureClasses]>
+
+/** The tag of an {@link ApiFailure}. */
+export type ApiFailureTag = ApiFailure["_tag"]
+
+/** Every failure tag, in declaration order. */
+export const API_FAILURE_TAGS = Object.keys(failureClasses) as ReadonlyArray<ApiFailureTag>
+
+const failureTags: ReadonlySet<string> = new Set(API_FAILURE_TAGS)
 
 /** Whether a value is one of the failures above. */
 export const isApiFailure = (value: unknown): value is ApiFailure =>

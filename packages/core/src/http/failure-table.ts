@@ -1,5 +1,5 @@
 import { match } from "ts-pattern"
-import type { ApiFailure } from "../domain/errors.js"
+import type { ApiFailure, ApiFailureTag } from "../domain/errors.js"
 import type { FieldError } from "../domain/field-error.js"
 
 /** Every `code` a problem document can carry: branch on these, never on `title` or `detail`. */
@@ -41,24 +41,59 @@ export interface FailureDescription {
   readonly allow?: ReadonlyArray<string>
 }
 
+/**
+ * The HTTP status of each failure. One status per failure, so an endpoint can declare which
+ * failures it answers by listing statuses, and the compiler checks its handler against them.
+ */
+export const FAILURE_STATUS = {
+  MissingCredential: 401,
+  InvalidCredential: 401,
+  InsufficientScope: 403,
+  NotFound: 404,
+  ValidationFailed: 422,
+  InvalidParameter: 422,
+  MalformedRequest: 400,
+  MethodNotAllowed: 405,
+  PayloadTooLarge: 413,
+  RateLimited: 429,
+  IdempotencyKeyRequired: 400,
+  IdempotencyKeyConflict: 409,
+  IdempotencyKeyInFlight: 409,
+  IntegrationCallbackFailed: 502,
+  InternalError: 500
+} as const satisfies Record<ApiFailureTag, number>
+
+/** A status some failure answers with. */
+export type FailureStatus = (typeof FAILURE_STATUS)[ApiFailureTag]
+
+/** The failures that answer with status `S`. */
+export type FailureWithStatus<S extends FailureStatus> = Extract<
+  ApiFailure,
+  { readonly _tag: { [T in ApiFailureTag]: (typeof FAILURE_STATUS)[T] extends S ? T : never }[ApiFailureTag] }
+>
+
+type Wording = Omit<FailureDescription, "status">
+
 /** The single table from domain failures to HTTP status, code and wording. */
-export const describeFailure = (failure: ApiFailure): FailureDescription =>
+export const describeFailure = (failure: ApiFailure): FailureDescription => ({
+  status: FAILURE_STATUS[failure._tag],
+  ...wordingOf(failure)
+})
+
+const wordingOf = (failure: ApiFailure): Wording =>
   match(failure)
-    .returnType<FailureDescription>()
+    .returnType<Wording>()
     .with({ _tag: "MissingCredential", kind: "api_key" }, () => ({
-      status: 401,
       code: "missing_api_key",
       title: "Missing API key",
       detail: "Send your API key as `Authorization: Bearer <key>`."
     }))
     .with({ _tag: "MissingCredential", kind: "operator_token" }, () => ({
-      status: 401,
       code: "missing_operator_token",
       title: "Missing operator token",
       detail: "Send the operator token as `Authorization: Bearer <token>`."
     }))
     .with({ _tag: "InvalidCredential", kind: "api_key" }, (f) => ({
-      status: 401,
       code: "invalid_api_key",
       title: "Invalid API key",
       detail: f.reason === "revoked"
@@ -68,13 +103,11 @@ export const describeFailure = (failure: ApiFailure): FailureDescription =>
         : "The API key is not valid."
     }))
     .with({ _tag: "InvalidCredential", kind: "operator_token" }, () => ({
-      status: 401,
       code: "invalid_operator_token",
       title: "Invalid operator token",
       detail: "The operator token is not valid."
     }))
     .with({ _tag: "InsufficientScope" }, (f) => ({
-      status: 403,
       code: "insufficient_scope",
       title: "Insufficient scope",
       detail: f.required.length === 1
@@ -84,7 +117,6 @@ export const describeFailure = (failure: ApiFailure): FailureDescription =>
       grantedScopes: f.granted
     }))
     .with({ _tag: "NotFound" }, (f) => ({
-      status: 404,
       code: "not_found",
       title: "Not found",
       detail: `No such ${f.resource}.`
@@ -92,7 +124,6 @@ export const describeFailure = (failure: ApiFailure): FailureDescription =>
     .with({ _tag: "ValidationFailed" }, (f) => {
       const code = f.code ?? "validation_failed"
       return {
-        status: 422,
         code,
         title: code === "invalid_pricing_model" ? "Invalid pricing model" : "Validation failed",
         detail: f.detail ?? `The request has ${f.errors.length} invalid field${f.errors.length === 1 ? "" : "s"}.`,
@@ -100,66 +131,56 @@ export const describeFailure = (failure: ApiFailure): FailureDescription =>
       }
     })
     .with({ _tag: "InvalidParameter" }, (f) => ({
-      status: 422,
       code: "invalid_parameter",
       title: "Invalid parameter",
       detail: `The request has ${f.errors.length} invalid parameter${f.errors.length === 1 ? "" : "s"}.`,
       errors: f.errors
     }))
     .with({ _tag: "MalformedRequest" }, (f) => ({
-      status: 400,
       code: "malformed_request",
       title: "Malformed request",
       detail: f.detail
     }))
     .with({ _tag: "MethodNotAllowed" }, (f) => ({
-      status: 405,
       code: "method_not_allowed",
       title: "Method not allowed",
       detail: `This path answers ${f.allowed.join(", ")}.`,
       allow: f.allowed
     }))
     .with({ _tag: "PayloadTooLarge" }, (f) => ({
-      status: 413,
       code: "payload_too_large",
       title: "Payload too large",
       detail: `Request bodies are limited to ${f.limitBytes} bytes.`
     }))
     .with({ _tag: "RateLimited" }, (f) => ({
-      status: 429,
       code: "rate_limited",
       title: "Rate limited",
       detail: `Too many requests; retry after ${f.retryAfter} seconds.`,
       retryAfter: f.retryAfter
     }))
     .with({ _tag: "IdempotencyKeyRequired" }, () => ({
-      status: 400,
       code: "idempotency_key_required",
       title: "Idempotency key required",
       detail: "This operation requires an `Idempotency-Key` header."
     }))
     .with({ _tag: "IdempotencyKeyConflict" }, () => ({
-      status: 409,
       code: "idempotency_key_conflict",
       title: "Idempotency key conflict",
       detail: "This Idempotency-Key was used with a different request; use a new key."
     }))
     .with({ _tag: "IdempotencyKeyInFlight" }, (f) => ({
-      status: 409,
       code: "idempotency_key_in_flight",
       title: "Idempotency key in flight",
       detail: "The first request with this Idempotency-Key is still running; retry later with the same key.",
       retryAfter: f.retryAfter
     }))
     .with({ _tag: "IntegrationCallbackFailed" }, (f) => ({
-      status: 502,
       code: "integration_callback_failed",
       title: "Integration callback failed",
       detail: `The integration's create-product URL did not accept the design (${f.reason}). ` +
         `The design is kept as product ${f.productId}.`
     }))
     .with({ _tag: "InternalError" }, () => ({
-      status: 500,
       code: "internal_error",
       title: "Internal server error",
       detail: "The server failed to complete the request; retry with backoff."

@@ -8,6 +8,8 @@ export type Generation = "v3" | "legacy" | "operator" | "storefront" | "oauth" |
 export interface RequestInfo {
   readonly requestId: string
   readonly generation: Generation
+  /** The configured public base URL of the service. */
+  readonly baseUrl: string
   /** The public URL of this request (`links.self`), on the configured base URL. */
   readonly selfUrl: string
   readonly clientIp: string
@@ -21,7 +23,7 @@ export const newRequestId = (): string => `req_${randomBase62Pooled(24)}`
  * a reference (with a stand-in default) so handlers can read it without declaring it.
  */
 export const CurrentRequest = Context.Reference<RequestInfo>("signcraft/CurrentRequest", {
-  defaultValue: () => ({ requestId: newRequestId(), generation: "system", selfUrl: "", clientIp: "unknown" })
+  defaultValue: () => ({ requestId: newRequestId(), generation: "system", baseUrl: "", selfUrl: "", clientIp: "unknown" })
 })
 
 /**

@@ -1,10 +1,45 @@
-import { Effect } from "effect"
-import { NotFound } from "../domain/errors.js"
+import { Schema, type SchemaIssue, SchemaTransformation } from "effect"
+import { ResourceId } from "../domain/resource-id.js"
+
+// Decimal digits with no sign, leading zero, exponent or hex: `0x3`, `1e2` and `01` name nothing.
+const DECIMAL_ID = /^[1-9]\d{0,15}$/
+
+const RESOURCE_ANNOTATION = "signcraft/resource"
 
 /**
- * Reads an integer resource id from a path segment. Anything that is not a positive decimal
- * integer names no resource, so it answers 404 like an unknown id rather than a validation error:
- * clients treat both the same way (refresh the list).
+ * A path segment holding the id of a `resource` ("customiser", "webhook delivery"). A segment
+ * of any other shape names no resource, so it answers 404 like an unknown id, not a validation
+ * error: clients treat both alike (refresh the list). The resource name words that 404.
  */
-export const resourceId = (segment: string, resource: string): Effect.Effect<number, NotFound> =>
-  /^[1-9]\d{0,15}$/.test(segment) ? Effect.succeed(Number(segment)) : Effect.fail(new NotFound({ resource }))
+export const ResourceIdParam = (resource: string) =>
+  Schema.String.check(
+    Schema.isPattern(DECIMAL_ID, { [RESOURCE_ANNOTATION]: resource, expected: `the id of a ${resource}` })
+  ).pipe(
+    Schema.decodeTo(ResourceId, SchemaTransformation.transform({ decode: Number, encode: String }))
+  )
+
+/** The resource named by the path parameter a decoding issue is about, if any. */
+export const resourceOfIssue = (issue: SchemaIssue.Issue): string | undefined => {
+  const pending: Array<SchemaIssue.Issue> = [issue]
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    switch (next._tag) {
+      case "Filter": {
+        const resource = next.filter.annotations?.[RESOURCE_ANNOTATION]
+        if (typeof resource === "string") return resource
+        pending.push(next.issue)
+        break
+      }
+      case "Composite":
+      case "AnyOf":
+        pending.push(...next.issues)
+        break
+      case "Pointer":
+      case "Encoding":
+        pending.push(next.issue)
+        break
+      default:
+        break
+    }
+  }
+  return undefined
+}

@@ -1,17 +1,14 @@
-import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
-import type { ApiFailure } from "../domain/errors.js"
-import { Settings } from "../services/settings.js"
-import { describeFailure, type FailureDescription } from "./failure-table.js"
+import type { FailureDescription } from "./failure-table.js"
 import { jsonRpcErrorBody, oauthErrorBody } from "./protocol-errors.js"
-import { CurrentRequest, type RequestInfo } from "./request-info.js"
+import type { RequestInfo } from "./request-info.js"
 
 /** The URL of the documentation page of a problem code (`type` of a problem document). */
 export const problemTypeUrl = (baseUrl: string, code: string): string => `${baseUrl}/docs/problems#${code}`
 
 /** The v3 problem document for a failure. */
-export const problemBody = (d: FailureDescription, info: RequestInfo, baseUrl: string) => ({
-  type: problemTypeUrl(baseUrl, d.code),
+export const problemBody = (d: FailureDescription, info: RequestInfo) => ({
+  type: problemTypeUrl(info.baseUrl, d.code),
   title: d.title,
   status: d.status,
   code: d.code,
@@ -55,7 +52,7 @@ export const jsonRpcFailureBody = (d: FailureDescription) =>
 
 // The body of a failure in the request's wire format; only the service's own APIs answer
 // with problem documents.
-const bodyOf = (d: FailureDescription, info: RequestInfo, baseUrl: string) => {
+const bodyOf = (d: FailureDescription, info: RequestInfo) => {
   switch (info.generation) {
     case "legacy":
       return { body: legacyBody(d), problem: false }
@@ -64,34 +61,26 @@ const bodyOf = (d: FailureDescription, info: RequestInfo, baseUrl: string) => {
     case "agent":
       return { body: jsonRpcFailureBody(d), problem: false }
     default:
-      return { body: problemBody(d, info, baseUrl), problem: true }
+      return { body: problemBody(d, info), problem: true }
   }
 }
 
-/** Renders a failure in the wire format of the request's generation. */
-export const renderFailure = (d: FailureDescription, info: RequestInfo, baseUrl: string) => {
+/**
+ * Renders a failure met outside any endpoint (no route, a body too large to read, a defect) in
+ * the wire format of the request's generation. Endpoints' failures are encoded by HttpApi with
+ * the same bodies (`failure-codecs.ts`).
+ */
+export const renderFailure = (d: FailureDescription, info: RequestInfo) => {
   const headers: Record<string, string> = {}
   if (d.retryAfter !== undefined) headers["retry-after"] = String(d.retryAfter)
   if (d.allow !== undefined) headers.allow = d.allow.join(", ")
   // The rest of an oversized body is never read: close the connection, so the client's next
   // request goes on a fresh one instead of meeting a reset socket (operating contract §5.1).
   if (d.status === 413) headers.connection = "close"
-  const { body, problem } = bodyOf(d, info, baseUrl)
+  const { body, problem } = bodyOf(d, info)
   return HttpServerResponse.jsonUnsafe(body, {
     status: d.status,
     headers,
     ...(problem ? { contentType: "application/problem+json" } : {})
   })
 }
-
-/** Answers a request with a domain failure: the one place failures become HTTP. */
-export const respondWithFailure = (failure: ApiFailure) =>
-  Effect.gen(function*() {
-    const settings = yield* Settings
-    const info = yield* CurrentRequest
-    return renderFailure(describeFailure(failure), info, settings.baseUrl)
-  })
-
-/** Runs a handler body, answering any domain failure through {@link respondWithFailure}. */
-export const orRespond = <A, R>(effect: Effect.Effect<A, ApiFailure, R>) =>
-  Effect.catch(effect, respondWithFailure)

@@ -24,8 +24,7 @@ const statusTitles: Readonly<Record<number, FailureDescription["code"]>> = {
 // without our body; give them the same format as every other error.
 const normaliseFrameworkError = (
   response: HttpServerResponse.HttpServerResponse,
-  info: RequestInfo,
-  baseUrl: string
+  info: RequestInfo
 ): HttpServerResponse.HttpServerResponse => {
   if (response.status < 400) return response
   const contentType = response.headers["content-type"] ?? ""
@@ -37,7 +36,7 @@ const normaliseFrameworkError = (
     title: response.status === 415 ? "Unsupported media type" : "Request failed",
     detail: response.status === 415 ? "Send the request body as application/json." : "The request cannot be served."
   }
-  return renderFailure(description, info, baseUrl)
+  return renderFailure(description, info)
 }
 
 // Generations whose JSON bodies are read by HttpApi handlers; the OAuth and agent endpoints
@@ -129,6 +128,7 @@ export const layerRouterMiddleware = (
         const info: RequestInfo = {
           requestId: newRequestId(),
           generation: generationOf(pathname, agentPath),
+          baseUrl: settings.baseUrl,
           selfUrl: settings.baseUrl + request.url,
           // Hosts that are not node:http (adapters) hand the peer address over as ClientAddress.
           clientIp: Option.getOrElse(request.remoteAddress, () => Context.get(context, ClientAddress) ?? "unknown")
@@ -143,7 +143,7 @@ export const layerRouterMiddleware = (
         startedAt: number
       ) => {
         const { request, pathname, info, route } = started
-        const normalised = normaliseFrameworkError(response, info, settings.baseUrl)
+        const normalised = normaliseFrameworkError(response, info)
         const final = info.generation === "legacy"
           ? HttpServerResponse.setHeaders(normalised, { "x-request-id": info.requestId, ...legacyHeaders })
           : HttpServerResponse.setHeader(normalised, "x-request-id", info.requestId)
@@ -167,7 +167,7 @@ export const layerRouterMiddleware = (
           const declaredLength = Number(request.headers["content-length"] ?? "0")
           const served = declaredLength > settings.maxBodyBytes
             ? Effect.succeed(
-              renderFailure(describeFailure(new PayloadTooLarge({ limitBytes: settings.maxBodyBytes })), info, settings.baseUrl)
+              renderFailure(describeFailure(new PayloadTooLarge({ limitBytes: settings.maxBodyBytes })), info)
             )
             : (carriesBody(request, info) && willServe(request, info) ? inspectBody(request, info, httpEffect) : httpEffect).pipe(
               Effect.provideService(CurrentRequest, info),
@@ -179,7 +179,7 @@ export const layerRouterMiddleware = (
                 if (failure._tag === "InternalError") {
                   log({ level: "error", request_id: info.requestId, message: Cause.pretty(cause) })
                 }
-                return Effect.succeed(renderFailure(describeFailure(failure), info, settings.baseUrl))
+                return Effect.succeed(renderFailure(describeFailure(failure), info))
               })
             )
           return Effect.map(served, (response) => finish(response, started, startedAt))

@@ -1,5 +1,4 @@
 import { Schema } from "effect"
-import { HttpApiSchema } from "effect/http-api"
 import { PROBLEM_CODES } from "./failure-table.js"
 
 /** One `errors[]` item of a problem document. */
@@ -25,21 +24,11 @@ export const ProblemDocument = Schema.Struct({
   granted_scopes: Schema.optionalKey(Schema.Array(Schema.String))
 }).annotate({ identifier: "Problem" })
 
-/** The problem document as an endpoint error of a given status, for the OpenAPI document. */
-export const problemAt = (status: number) =>
-  ProblemDocument.pipe(
-    HttpApiSchema.status(status),
-    HttpApiSchema.asJson({ contentType: "application/problem+json" })
-  )
-
 /** The previous generation's error body: a message and the faults keyed by field. */
 export const LegacyErrorDocument = Schema.Struct({
   message: Schema.String,
   errors: Schema.Record(Schema.String, Schema.Array(Schema.String))
 }).annotate({ identifier: "LegacyError" })
-
-/** The legacy error as an endpoint error of a given status, for the OpenAPI document. */
-export const legacyErrorAt = (status: number) => LegacyErrorDocument.pipe(HttpApiSchema.status(status))
 
 /** `links` of the v3 envelope. */
 export const Links = Schema.Struct({

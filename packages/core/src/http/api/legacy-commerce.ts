@@ -5,6 +5,7 @@ import { LegacyProductSyncRequest } from "../../domain/orders/legacy-product.js"
 import { V2OrderRequest } from "../../domain/orders/v2-order.js"
 import { DeprecatedOperation, RequiredScope } from "../annotations.js"
 import { LegacyApiKeyAuth, LegacyRequestFailures } from "../middleware/definitions.js"
+import { ResourceIdParam } from "../resource-id.js"
 
 /** The v2 order response object. */
 export const V2OrderResponse = Schema.Struct({
@@ -32,7 +33,7 @@ export class LegacyCommerceApi extends HttpApiGroup.make("legacyCommerce")
       .annotate(DeprecatedOperation, "POST /api/orders")
       .annotate(OpenApi.Deprecated, true),
     HttpApiEndpoint.post("unversionedSyncProduct", "/customisers/:customiser/products", {
-      params: { customiser: Schema.String },
+      params: { customiser: ResourceIdParam("customiser") },
       payload: LegacyProductSyncRequest,
       success: Ok
     })

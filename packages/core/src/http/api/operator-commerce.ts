@@ -3,8 +3,8 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { V3Customer } from "../../domain/orders/v3-order.js"
 import { OperatorAuth, RequestFailures } from "../middleware/definitions.js"
 import { refuseUnknownMembers } from "./parse-options.js"
+import { ResourceIdParam } from "../resource-id.js"
 
-const IdParam = Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThan(0))
 const Url = Schema.String.check(Schema.isMinLength(1))
 
 /** ISO 8601 date-time with an explicit offset (`Z` or `±hh:mm`), as imports give `created_at`. */
@@ -51,7 +51,7 @@ export const ImportedProductInput = Schema.Struct({
 export class OperatorCommerceApi extends HttpApiGroup.make("operatorCommerce")
   .add(
     HttpApiEndpoint.post("createIntegration", "/stores/:store_id/integrations", {
-      params: { store_id: IdParam },
+      params: { store_id: ResourceIdParam("store") },
       payload: Schema.Struct({
         create_product_url: Url,
         enabled: Schema.optionalKey(Schema.Boolean),
@@ -60,7 +60,7 @@ export class OperatorCommerceApi extends HttpApiGroup.make("operatorCommerce")
       success: IntegrationView.pipe(HttpApiSchema.status(201))
     }),
     HttpApiEndpoint.patch("updateIntegration", "/integrations/:integration_id", {
-      params: { integration_id: IdParam },
+      params: { integration_id: ResourceIdParam("integration") },
       payload: Schema.Struct({
         enabled: Schema.optionalKey(Schema.Boolean),
         create_product_url: Schema.optionalKey(Url)
@@ -68,12 +68,12 @@ export class OperatorCommerceApi extends HttpApiGroup.make("operatorCommerce")
       success: IntegrationView
     }),
     HttpApiEndpoint.post("importOrders", "/stores/:store_id/orders/import", {
-      params: { store_id: IdParam },
+      params: { store_id: ResourceIdParam("store") },
       payload: Schema.Struct({ orders: Schema.Array(ImportedOrderInput) }),
       success: Schema.Struct({ imported: Schema.Int })
     }),
     HttpApiEndpoint.post("importProducts", "/stores/:store_id/products/import", {
-      params: { store_id: IdParam },
+      params: { store_id: ResourceIdParam("store") },
       payload: Schema.Struct({ products: Schema.Array(ImportedProductInput) }),
       success: Schema.Struct({ imported: Schema.Int })
     })

@@ -6,10 +6,10 @@ import { SCOPES } from "../../domain/scopes.js"
 import { OperatorAuth, RequestFailures } from "../middleware/definitions.js"
 import { refuseUnknownMembers } from "./parse-options.js"
 import { parsedJson } from "./parsed-json.js"
+import { ResourceIdParam } from "../resource-id.js"
 
 const NonEmpty = Schema.String.check(Schema.isMinLength(1))
 const Id = Schema.Int.check(Schema.isGreaterThan(0))
-const IdParam = Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThan(0))
 
 /** A company (operator view). */
 export const CompanyView = Schema.Struct({ id: Schema.Int, name: Schema.String }).annotate({ identifier: "Company" })
@@ -96,11 +96,11 @@ export class OperatorApi extends HttpApiGroup.make("operator")
       success: PersonView.pipe(HttpApiSchema.status(201))
     }),
     HttpApiEndpoint.delete("removeMember", "/companies/:company_id/members/:person_id", {
-      params: { company_id: IdParam, person_id: IdParam },
+      params: { company_id: ResourceIdParam("company"), person_id: ResourceIdParam("person") },
       success: HttpApiSchema.NoContent
     }),
     HttpApiEndpoint.post("createApiKey", "/stores/:store_id/api-keys", {
-      params: { store_id: IdParam },
+      params: { store_id: ResourceIdParam("store") },
       payload: Schema.Struct({
         mode: Schema.Literals(["live", "test"]),
         scopes: Schema.optionalKey(Schema.Array(Schema.Literals(SCOPES))),
@@ -113,15 +113,15 @@ export class OperatorApi extends HttpApiGroup.make("operator")
       success: ApiKeyView.pipe(HttpApiSchema.status(201))
     }),
     HttpApiEndpoint.delete("revokeApiKey", "/api-keys/:key_id", {
-      params: { key_id: IdParam },
+      params: { key_id: ResourceIdParam("API key") },
       success: HttpApiSchema.NoContent
     }),
     HttpApiEndpoint.get("deprecatedUsage", "/stores/:store_id/deprecated-usage", {
-      params: { store_id: IdParam },
+      params: { store_id: ResourceIdParam("store") },
       success: Schema.Struct({ data: Schema.Array(DeprecatedUsageView) })
     }),
     HttpApiEndpoint.post("createCustomiser", "/stores/:store_id/customisers", {
-      params: { store_id: IdParam },
+      params: { store_id: ResourceIdParam("store") },
       payload: Schema.Struct({
         name: NonEmpty,
         product_family: Schema.Literals(ProductFamily.writableValues),
@@ -136,11 +136,11 @@ export class OperatorApi extends HttpApiGroup.make("operator")
       success: CustomiserV3.pipe(HttpApiSchema.status(201))
     }),
     HttpApiEndpoint.get("listConnections", "/stores/:store_id/connections", {
-      params: { store_id: IdParam },
+      params: { store_id: ResourceIdParam("store") },
       success: Schema.Struct({ data: Schema.Array(ConnectionView) })
     }),
     HttpApiEndpoint.delete("revokeConnection", "/connections/:connection_id", {
-      params: { connection_id: IdParam },
+      params: { connection_id: ResourceIdParam("connection") },
       success: HttpApiSchema.NoContent
     })
   )

@@ -3,9 +3,9 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { AbsoluteUrl, CurrencyCode, NonNegativeInt, PositiveInt, RequiredText } from "../../domain/orders/fields.js"
 import { V3Customisation } from "../../domain/orders/v3-product.js"
 import { PublicAccess, RequestFailures } from "../middleware/definitions.js"
-import { problemAt } from "../wire.js"
+import { problemAt } from "../failure-codecs.js"
+import { ResourceIdParam } from "../resource-id.js"
 
-const IdParam = Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThan(0))
 
 /** A shopper's finished design (operating contract §3). */
 export const FinishedDesignRequest = Schema.Struct({
@@ -29,10 +29,10 @@ export const DesignCreated = Schema.Struct({
 export class StorefrontDesignsApi extends HttpApiGroup.make("storefrontDesigns")
   .add(
     HttpApiEndpoint.post("finishDesign", "/customisers/:customiser_id/designs", {
-      params: { customiser_id: IdParam },
+      params: { customiser_id: ResourceIdParam("customiser") },
       payload: FinishedDesignRequest,
       success: DesignCreated.pipe(HttpApiSchema.status(201)),
-      error: problemAt(502)
+      error: [problemAt(502)]
     }).annotate(OpenApi.Summary, "Record a finished design and hand it to the integration (product:created)")
   )
   .middleware(RequestFailures)

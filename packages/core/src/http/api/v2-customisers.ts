@@ -5,8 +5,9 @@ import { PricingDocumentV2 } from "../../domain/pricing/schema-v2.js"
 import { DeprecatedOperation, RequiredScope } from "../annotations.js"
 import { LegacyApiKeyAuth, LegacyRequestFailures } from "../middleware/definitions.js"
 import { parsedJson } from "./parsed-json.js"
+import { ResourceIdParam } from "../resource-id.js"
 
-const params = { customiser: Schema.String }
+const params = { customiser: ResourceIdParam("customiser") }
 
 /** Previous generation (deprecated): customisers and pricing in the v2 shape. */
 export class V2CustomisersApi extends HttpApiGroup.make("v2Customisers")

@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { DeprecatedOperation, RequiredScope } from "../annotations.js"
 import { LegacyApiKeyAuth, LegacyRequestFailures } from "../middleware/definitions.js"
 import { WebhookTopicSchema } from "./v3-webhooks.js"
+import { ResourceIdParam } from "../resource-id.js"
 
 /** The v2 webhook shape: the same subscriptions as v3, with the secret on every read. */
 export const WebhookV2 = Schema.Struct({
@@ -23,7 +24,7 @@ export const WebhookWriteV2 = Schema.Struct({
   meta: Schema.optionalKey(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown)))
 })
 
-const params = { webhook_id: Schema.String }
+const params = { webhook_id: ResourceIdParam("webhook") }
 const single = Schema.Struct({ webhook: WebhookV2 })
 
 /** Previous generation (deprecated): webhooks in the v2 shape. */

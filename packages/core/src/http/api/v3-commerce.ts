@@ -6,8 +6,8 @@ import { Idempotency, RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, IdempotentWrites, RequestFailures } from "../middleware/definitions.js"
 import { Envelope } from "../wire.js"
 import { refuseUnknownMembers } from "./parse-options.js"
+import { ResourceIdParam } from "../resource-id.js"
 
-const IdParam = Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThan(0))
 
 /** `Idempotency-Key`: optional on these writes; the same key and body replays the first answer. */
 const IdempotencyHeaders = { "idempotency-key": Schema.optionalKey(Schema.String) }
@@ -60,7 +60,7 @@ export const OrderV3 = Schema.Struct({
 export class V3CommerceApi extends HttpApiGroup.make("v3Commerce")
   .add(
     HttpApiEndpoint.post("createProduct", "/customisers/:customiser_id/products", {
-      params: { customiser_id: IdParam },
+      params: { customiser_id: ResourceIdParam("customiser") },
       headers: IdempotencyHeaders,
       payload: V3ProductRequest,
       success: Envelope(ProductV3).pipe(HttpApiSchema.status(201))

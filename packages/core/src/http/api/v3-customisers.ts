@@ -7,8 +7,9 @@ import { ApiKeyAuth, IdempotentWrites, RequestFailures } from "../middleware/def
 import { parsedJson } from "./parsed-json.js"
 import { CollectionEnvelope, Envelope } from "../wire.js"
 import { refuseUnknownMembers } from "./parse-options.js"
+import { ResourceIdParam } from "../resource-id.js"
 
-const params = { customiser_id: Schema.String }
+const params = { customiser_id: ResourceIdParam("customiser") }
 
 // Pricing bodies are checked by the pricing validator, not by the endpoint schema: only the
 // validator knows the stored customiser (read-only guards, model consistency) and it reports every

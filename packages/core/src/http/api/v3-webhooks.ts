@@ -5,6 +5,7 @@ import { Idempotency, RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, IdempotentWrites, RequestFailures } from "../middleware/definitions.js"
 import { CollectionEnvelope, Envelope } from "../wire.js"
 import { refuseUnknownMembers } from "./parse-options.js"
+import { ResourceIdParam } from "../resource-id.js"
 
 /** A topic a subscription can choose. */
 export const WebhookTopicSchema = Schema.Literals(WEBHOOK_TOPICS).annotate({ identifier: "WebhookTopic" })
@@ -80,7 +81,7 @@ const SubscriptionPatch = Schema.Struct({
 }).annotate({ identifier: "WebhookSubscriptionPatch" })
 
 const page = { limit: Schema.optionalKey(Schema.String), cursor: Schema.optionalKey(Schema.String) }
-const subscriptionParams = { webhook_id: Schema.String }
+const subscriptionParams = { webhook_id: ResourceIdParam("webhook subscription") }
 
 /** v3 webhook subscriptions, their delivery log and the event-type catalogue. */
 export class V3WebhooksApi extends HttpApiGroup.make("v3Webhooks")
@@ -133,7 +134,7 @@ export class V3WebhooksApi extends HttpApiGroup.make("v3Webhooks")
       .annotate(RequiredScope, "webhooks:read")
       .annotate(OpenApi.Summary, "The subscription's delivery log, newest first, with every attempt; `status` filters it"),
     HttpApiEndpoint.post("redeliver", "/webhook-subscriptions/:webhook_id/deliveries/:delivery_id/redeliver", {
-      params: { ...subscriptionParams, delivery_id: Schema.String },
+      params: { ...subscriptionParams, delivery_id: ResourceIdParam("webhook delivery") },
       success: Envelope(WebhookDeliveryV3).pipe(HttpApiSchema.status(202))
     })
       .annotate(RequiredScope, "webhooks:write")

@@ -12,10 +12,8 @@ import { Identity } from "../../services/identity.js"
 import { Integrations } from "../../services/integrations.js"
 import { Orders } from "../../services/orders.js"
 import { Products } from "../../services/products.js"
-import { isStorableId } from "../../storage/rows.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
-import { orRespond } from "../respond.js"
 
 const refused = (errors: ReadonlyArray<FieldError>) => new ValidationFailed({ errors })
 
@@ -71,7 +69,7 @@ export const LegacyCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "legacy
               products: payload.products.map(({ external_id, quantity, price }) => ({ external_id, quantity, price }))
             }
           }
-        }).pipe(orRespond))
+        }))
       .handle("unversionedCreateOrder", ({ payload }) =>
         Effect.gen(function*() {
           const { storeId } = yield* CurrentPrincipal
@@ -86,13 +84,11 @@ export const LegacyCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "legacy
             lineItemPointer: () => "/products"
           })
           return { ok: true }
-        }).pipe(orRespond))
+        }))
       .handle("unversionedSyncProduct", ({ params, payload }) =>
         Effect.gen(function*() {
           const { storeId } = yield* CurrentPrincipal
-          const customiserId = /^\d{1,10}$/.test(params.customiser) ? Number(params.customiser) : Number.NaN
-          if (!isStorableId(customiserId)) return yield* new NotFound({ resource: "customiser" })
-          const customiser = yield* customisers.find(storeId, customiserId)
+          const customiser = yield* customisers.find(storeId, params.customiser)
           const store = yield* identity.findStore(storeId)
           const integration = Option.getOrNull(yield* integrations.firstEnabled(storeId))
           const price = legacyPrice(payload.price_breakdown, store.currency)
@@ -125,5 +121,5 @@ export const LegacyCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "legacy
             }
           })
           return { ok: true }
-        }).pipe(orRespond))
+        }))
   }))

@@ -5,7 +5,6 @@ import { Integrations } from "../../services/integrations.js"
 import { Orders } from "../../services/orders.js"
 import { Products } from "../../services/products.js"
 import { SigncraftApi } from "../api/index.js"
-import { orRespond } from "../respond.js"
 
 /** The operator API's integrations and historical imports (imports announce nothing). */
 export const OperatorCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "operatorCommerce", (handlers) =>
@@ -23,9 +22,9 @@ export const OperatorCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "oper
             create_product_url: payload.create_product_url,
             enabled: payload.enabled ?? true
           })
-        }).pipe(orRespond))
+        }))
       .handle("updateIntegration", ({ params, payload }) =>
-        integrations.update(params.integration_id, payload).pipe(orRespond))
+        integrations.update(params.integration_id, payload))
       .handle("importOrders", ({ params, payload }) =>
         Effect.gen(function*() {
           yield* identity.findStore(params.store_id)
@@ -39,7 +38,7 @@ export const OperatorCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "oper
             }))
           )
           return { imported }
-        }).pipe(orRespond))
+        }))
       .handle("importProducts", ({ params, payload }) =>
         Effect.gen(function*() {
           yield* identity.findStore(params.store_id)
@@ -54,5 +53,5 @@ export const OperatorCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "oper
             }))
           )
           return { imported }
-        }).pipe(orRespond))
+        }))
   }))

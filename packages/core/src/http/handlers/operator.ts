@@ -11,7 +11,6 @@ import { decidePricingPutV3 } from "../../domain/pricing/writes.js"
 import { pricingDecision } from "./pricing-store.js"
 import { OAuthGrants } from "../../services/oauth-grants.js"
 import { SigncraftApi } from "../api/index.js"
-import { orRespond } from "../respond.js"
 
 
 /** The operator API: companies, stores, persons, members, API keys, customisers and connector connections. */
@@ -30,15 +29,15 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
           name: payload.name,
           platform: payload.platform ?? "custom",
           currency: payload.currency ?? "USD"
-        }).pipe(orRespond))
+        }))
       .handle("createPerson", ({ payload }) =>
         identity.createPerson({
           company_id: payload.company_id,
           email: payload.email,
           password: payload.password,
           name: payload.name ?? null
-        }).pipe(orRespond))
-      .handle("removeMember", ({ params }) => identity.removeMember(params.company_id, params.person_id).pipe(orRespond))
+        }))
+      .handle("removeMember", ({ params }) => identity.removeMember(params.company_id, params.person_id))
       .handle("createApiKey", ({ params, payload }) =>
         Effect.gen(function*() {
           const wildcard = payload.legacy_wildcard === true
@@ -68,8 +67,8 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
             legacy_wildcard: wildcard,
             expires_at: issued.expires_at === null ? null : issued.expires_at.toISOString()
           }
-        }).pipe(orRespond))
-      .handle("revokeApiKey", ({ params }) => credentials.revoke(params.key_id).pipe(orRespond))
+        }))
+      .handle("revokeApiKey", ({ params }) => credentials.revoke(params.key_id))
       .handle("deprecatedUsage", ({ params }) =>
         Effect.gen(function*() {
           yield* identity.findStore(params.store_id)
@@ -77,7 +76,7 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
           return {
             data: records.map((record) => ({ ...record, last_seen_at: new Date(record.last_seen_at).toISOString() }))
           }
-        }).pipe(orRespond))
+        }))
       .handle("createCustomiser", ({ params, payload }) =>
         Effect.gen(function*() {
           yield* identity.findStore(params.store_id)
@@ -101,12 +100,12 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
                   )
           )
           return customiserV3Of(created)
-        }).pipe(orRespond))
+        }))
       .handle("listConnections", ({ params }) =>
         Effect.gen(function*() {
           yield* identity.findStore(params.store_id)
           const connections = yield* grants.listConnections(params.store_id)
           return { data: connections.map((c) => ({ ...c, created_at: c.created_at.toISOString() })) }
-        }).pipe(orRespond))
-      .handle("revokeConnection", ({ params }) => grants.revokeConnection(params.connection_id).pipe(orRespond))
+        }))
+      .handle("revokeConnection", ({ params }) => grants.revokeConnection(params.connection_id))
   }))

@@ -7,8 +7,6 @@ import { decidePricingPutV2 } from "../../domain/pricing/writes.js"
 import { Customisers, type StoredPricing } from "../../services/customisers.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
-import { resourceId } from "../resource-id.js"
-import { orRespond } from "../respond.js"
 import { headerOf, pricingDecision } from "./pricing-store.js"
 
 // The v2 list was never paged; it answers every customiser of the Store, as it always did.
@@ -33,17 +31,17 @@ export const V2CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v2Custo
         }))
       .handle("get", ({ params }) =>
         Effect.gen(function*() {
-          const id = yield* resourceId(params.customiser, "customiser")
+          const id = params.customiser
           return { customiser: customiserV2Of(yield* customisers.find(yield* storeId, id)) }
-        }).pipe(orRespond))
+        }))
       .handle("getPricing", ({ params }) =>
         Effect.gen(function*() {
-          const id = yield* resourceId(params.customiser, "customiser")
+          const id = params.customiser
           return sendPricing(yield* customisers.readPricing(yield* storeId, id))
-        }).pipe(orRespond))
+        }))
       .handle("putPricing", ({ params, payload }) =>
         Effect.gen(function*() {
-          const id = yield* resourceId(params.customiser, "customiser")
+          const id = params.customiser
           return sendPricing(yield* customisers.writePricing(yield* storeId, id, pricingDecision(decidePricingPutV2, payload)))
-        }).pipe(orRespond))
+        }))
   }))

@@ -8,8 +8,6 @@ import { WebhookDeliveries } from "../../services/webhook-deliveries.js"
 import { type SubscriptionRecord, WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
-import { resourceId } from "../resource-id.js"
-import { orRespond } from "../respond.js"
 
 /** A subscription in the v2 shape: secret included, `meta` always carrying `source`. */
 export const webhookV2Of = (record: SubscriptionRecord) => ({
@@ -34,7 +32,6 @@ export const V2WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v2Webhooks
     const storeId = Effect.gen(function*() {
       return (yield* CurrentPrincipal).storeId
     })
-    const webhookId = (segment: string) => resourceId(segment, "webhook")
 
     return handlers
       .handle("list", () =>
@@ -50,28 +47,28 @@ export const V2WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v2Webhooks
             meta: payload.meta ?? {}
           })
           return { webhook: webhookV2Of(created) }
-        }).pipe(orRespond))
+        }))
       .handle("get", ({ params }) =>
         Effect.gen(function*() {
-          const id = yield* webhookId(params.webhook_id)
+          const id = params.webhook_id
           return { webhook: webhookV2Of(yield* subscriptions.find(yield* storeId, id)) }
-        }).pipe(orRespond))
+        }))
       .handle("replace", ({ params, payload }) =>
         Effect.gen(function*() {
-          const id = yield* webhookId(params.webhook_id)
+          const id = params.webhook_id
           const updated = yield* subscriptions.update(yield* storeId, id, {
             topic: payload.topic,
             url: payload.url,
             meta: payload.meta ?? {}
           })
           return { webhook: webhookV2Of(updated) }
-        }).pipe(orRespond))
+        }))
       .handle("delete", ({ params }) =>
         Effect.gen(function*() {
-          const id = yield* webhookId(params.webhook_id)
+          const id = params.webhook_id
           yield* subscriptions.remove(yield* storeId, id)
           return { success: true }
-        }).pipe(orRespond))
+        }))
       .handle("example", ({ params }) =>
         Effect.gen(function*() {
           const topic = params.topic
@@ -82,5 +79,5 @@ export const V2WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v2Webhooks
             onNone: () => HttpServerResponse.jsonUnsafe(sampleEventPayload(topic)),
             onSome: (body) => HttpServerResponse.text(body, { contentType: "application/json" })
           })
-        }).pipe(orRespond))
+        }))
   }))

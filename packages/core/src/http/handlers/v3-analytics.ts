@@ -5,7 +5,6 @@ import { InvalidParameter } from "../../domain/errors.js"
 import { Analytics } from "../../services/analytics.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
-import { orRespond } from "../respond.js"
 import { envelope } from "./envelope.js"
 
 /** `GET /api/v3/analytics/summary`. */
@@ -19,5 +18,5 @@ export const V3AnalyticsHandlers = HttpApiBuilder.group(SigncraftApi, "v3Analyti
         const window = parseAnalyticsQuery(query, new Date(now))
         if (Result.isFailure(window)) return yield* new InvalidParameter({ errors: window.failure })
         return yield* envelope(yield* analytics.summary(storeId, window.success))
-      }).pipe(orRespond))
+      }))
   }))

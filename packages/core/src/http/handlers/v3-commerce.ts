@@ -6,7 +6,6 @@ import { Orders } from "../../services/orders.js"
 import { Products } from "../../services/products.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
-import { orRespond } from "../respond.js"
 import { orderView, productView } from "./commerce-views.js"
 import { envelope } from "./envelope.js"
 
@@ -41,7 +40,7 @@ export const V3CommerceHandlers = HttpApiBuilder.group(SigncraftApi, "v3Commerce
             }
           })
           return yield* envelope(productView(product))
-        }).pipe(orRespond))
+        }))
       .handle("createOrder", ({ payload }) =>
         Effect.gen(function*() {
           const { storeId } = yield* CurrentPrincipal
@@ -52,5 +51,5 @@ export const V3CommerceHandlers = HttpApiBuilder.group(SigncraftApi, "v3Commerce
             lineItemPointer: (index) => `/line_items/${index}/product_id`
           })
           return yield* envelope(orderView(order))
-        }).pipe(orRespond))
+        }))
   }))

@@ -9,8 +9,6 @@ import type { Settings } from "../../services/settings.js"
 import { CursorKey } from "../../services/cursor-key.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
-import { resourceId } from "../resource-id.js"
-import { orRespond } from "../respond.js"
 import { envelope } from "./envelope.js"
 import { idPage } from "./id-page.js"
 import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "./pricing-store.js"
@@ -41,32 +39,32 @@ export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Custo
             ({ limit, cursorId }) => customisers.list(store, { limit, afterId: cursorId }),
             customiserV3Of
           )
-        }).pipe(orRespond))
+        }))
       .handle("get", ({ params }) =>
         Effect.gen(function*() {
-          const id = yield* resourceId(params.customiser_id, "customiser")
+          const id = params.customiser_id
           return yield* envelope(customiserV3Of(yield* customisers.find(yield* storeId, id)))
-        }).pipe(orRespond))
+        }))
       .handle("getPricing", ({ params }) =>
         Effect.gen(function*() {
-          const id = yield* resourceId(params.customiser_id, "customiser")
+          const id = params.customiser_id
           return yield* sendPricing(envelope(pricingOf(yield* customisers.readPricing(yield* storeId, id))))
-        }).pipe(orRespond))
+        }))
       .handle("putPricing", ({ params, payload }) =>
         Effect.gen(function*() {
-          const id = yield* resourceId(params.customiser_id, "customiser")
+          const id = params.customiser_id
           const saved = yield* customisers.writePricing(yield* storeId, id, pricingDecision(decidePricingPutV3, payload))
           return yield* sendPricing(envelope(pricingOf(saved)))
-        }).pipe(orRespond))
+        }))
       .handle("patchPricing", ({ params, payload }) =>
         Effect.gen(function*() {
-          const id = yield* resourceId(params.customiser_id, "customiser")
+          const id = params.customiser_id
           const saved = yield* customisers.writePricing(yield* storeId, id, pricingDecision(decidePricingPatchV3, payload))
           return yield* sendPricing(envelope(pricingOf(saved)))
-        }).pipe(orRespond))
+        }))
       .handle("validatePricing", ({ params, payload }) =>
         Effect.gen(function*() {
-          const id = yield* resourceId(params.customiser_id, "customiser")
+          const id = params.customiser_id
           const stored = yield* customisers.readPricing(yield* storeId, id)
           const accepted = yield* outcomeToEffect(decidePricingPutV3(payload, currentPricingOf(stored)))
           return yield* sendPricing(envelope({
@@ -74,5 +72,5 @@ export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Custo
             valid: true as const,
             pricing: pricingReadV3(accepted.content, headerOf(stored))
           }))
-        }).pipe(orRespond))
+        }))
   }))

@@ -5,7 +5,6 @@ import { type QuoteRecord, Quotes } from "../../services/quotes.js"
 import { CursorKey } from "../../services/cursor-key.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
-import { orRespond } from "../respond.js"
 import { idPage } from "./id-page.js"
 
 /** A quote as v3 shows it. */
@@ -34,5 +33,5 @@ export const V3QuotesHandlers = HttpApiBuilder.group(SigncraftApi, "v3Quotes", (
           ({ limit, cursorId }) => quotes.list(storeId, { limit, afterId: cursorId }),
           quoteV3Of
         )
-      }).pipe(orRespond))
+      }))
   }))

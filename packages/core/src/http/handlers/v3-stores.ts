@@ -9,7 +9,6 @@ import { SigncraftApi } from "../api/index.js"
 import type { StoreMeResponse } from "../api/v3-stores.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { CurrentRequest, type RequestInfo } from "../request-info.js"
-import { orRespond } from "../respond.js"
 import { envelopeOf } from "./envelope.js"
 
 /** `GET /api/v3/stores/me`. */
@@ -42,5 +41,5 @@ export const V3StoresHandlers = HttpApiBuilder.group(SigncraftApi, "v3Stores", (
         return principal.store === undefined
           ? Effect.map(identity.findStore(principal.storeId), (store) => respond(principal, store, info))
           : Effect.succeed(respond(principal, principal.store, info))
-      }).pipe(orRespond))
+      }))
   }))

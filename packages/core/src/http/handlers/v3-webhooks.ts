@@ -9,8 +9,6 @@ import { type SubscriptionRecord, WebhookSubscriptions } from "../../services/we
 import { CursorKey } from "../../services/cursor-key.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
-import { resourceId } from "../resource-id.js"
-import { orRespond } from "../respond.js"
 import { collectionEnvelope, envelope } from "./envelope.js"
 import { idPage } from "./id-page.js"
 
@@ -52,7 +50,6 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
     const storeId = Effect.gen(function*() {
       return (yield* CurrentPrincipal).storeId
     })
-    const subscriptionId = (segment: string) => resourceId(segment, "webhook subscription")
 
     return handlers
       .handle("listSubscriptions", ({ query }) =>
@@ -65,32 +62,32 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
             ({ limit, cursorId }) => subscriptions.list(store, { limit, afterId: cursorId }),
             subscriptionV3Of
           )
-        }).pipe(orRespond))
+        }))
       .handle("createSubscription", ({ payload }) =>
         Effect.gen(function*() {
           const created = yield* subscriptions.create(yield* storeId, { topic: payload.topic, url: payload.url })
           return yield* envelope({ ...subscriptionV3Of(created), secret: created.secret })
-        }).pipe(orRespond))
+        }))
       .handle("getSubscription", ({ params }) =>
         Effect.gen(function*() {
-          const id = yield* subscriptionId(params.webhook_id)
+          const id = params.webhook_id
           return yield* envelope(subscriptionV3Of(yield* subscriptions.find(yield* storeId, id)))
-        }).pipe(orRespond))
+        }))
       .handle("patchSubscription", ({ params, payload }) =>
         Effect.gen(function*() {
-          const id = yield* subscriptionId(params.webhook_id)
+          const id = params.webhook_id
           const updated = yield* subscriptions.update(yield* storeId, id, payload)
           return yield* envelope(subscriptionV3Of(updated))
-        }).pipe(orRespond))
+        }))
       .handle("deleteSubscription", ({ params }) =>
         Effect.gen(function*() {
-          const id = yield* subscriptionId(params.webhook_id)
+          const id = params.webhook_id
           yield* subscriptions.remove(yield* storeId, id)
           return yield* envelope({ object: "webhook_subscription" as const, id, deleted: true as const })
-        }).pipe(orRespond))
+        }))
       .handle("listDeliveries", ({ params, query }) =>
         Effect.gen(function*() {
-          const id = yield* subscriptionId(params.webhook_id)
+          const id = params.webhook_id
           const store = yield* storeId
           // Newest first: the cursor's id is the last one seen, and the next page goes below it.
           return yield* idPage(
@@ -101,13 +98,13 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
               deliveries.listForSubscription(store, id, { limit, beforeId: cursorId, status: query.status }),
             deliveryV3Of
           )
-        }).pipe(orRespond))
+        }))
       .handle("redeliver", ({ params }) =>
         Effect.gen(function*() {
-          const id = yield* subscriptionId(params.webhook_id)
-          const deliveryId = yield* resourceId(params.delivery_id, "webhook delivery")
+          const id = params.webhook_id
+          const deliveryId = params.delivery_id
           return yield* envelope(deliveryV3Of(yield* deliveries.redeliver(yield* storeId, id, deliveryId)))
-        }).pipe(orRespond))
+        }))
       .handle("listEventTypes", () =>
         collectionEnvelope(
           EVENT_TYPES.map((t) => ({

@@ -1,55 +1,56 @@
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import type { ApiKeyPrincipal } from "../../services/credentials.js"
-import { legacyErrorAt, problemAt } from "../wire.js"
+import { legacyErrorsAt, problemsAt } from "../failure-codecs.js"
 
 /** The API key of the request, provided by {@link ApiKeyAuth} and {@link LegacyApiKeyAuth}. */
 export class CurrentPrincipal extends Context.Service<CurrentPrincipal, ApiKeyPrincipal>()(
   "signcraft/CurrentPrincipal"
 ) {}
 
-const v3Failures = [400, 401, 403, 404, 413, 422, 429, 500].map(problemAt)
-const legacyFailures = [400, 401, 403, 404, 413, 422, 429, 500].map(legacyErrorAt)
+// The failures each middleware raises itself; HttpApi encodes them with the endpoint's format.
+const keyFailures = [401, 403, 429] as const
+const requestFailures = [400, 404, 413, 422, 500] as const
 
-/** v3: authenticates the API key, applies quotas and the endpoint's scope; answers problems. */
+/** v3: authenticates the API key, applies quotas and the endpoint's scope. */
 export class ApiKeyAuth extends HttpApiMiddleware.Service<ApiKeyAuth, { provides: CurrentPrincipal }>()(
   "signcraft/ApiKeyAuth",
-  { security: { apiKey: HttpApiSecurity.bearer }, error: v3Failures }
+  { security: { apiKey: HttpApiSecurity.bearer }, error: problemsAt(keyFailures) }
 ) {}
 
-/** Previous generation: the same checks, answered in the `{message, errors}` format. */
+/** Previous generation: the same checks, failing in the `{message, errors}` format. */
 export class LegacyApiKeyAuth extends HttpApiMiddleware.Service<LegacyApiKeyAuth, { provides: CurrentPrincipal }>()(
   "signcraft/LegacyApiKeyAuth",
-  { security: { apiKey: HttpApiSecurity.bearer }, error: legacyFailures }
+  { security: { apiKey: HttpApiSecurity.bearer }, error: legacyErrorsAt(keyFailures) }
 ) {}
 
 /** Operator API: the `OPERATOR_TOKEN` bearer; the whole API is hidden (404) when unset. */
 export class OperatorAuth extends HttpApiMiddleware.Service<OperatorAuth>()("signcraft/OperatorAuth", {
   security: { operatorToken: HttpApiSecurity.bearer },
-  error: [400, 401, 404, 413, 422, 500].map(problemAt)
+  error: problemsAt([401, 404])
 }) {}
 
 /**
- * Innermost on every group: renders what decoding the request or running the handler
- * raised (schema faults as 422 with pointers, bad JSON as 400, oversized bodies as 413).
+ * Innermost on every group: turns what decoding the request raised (schema faults as 422 with
+ * pointers, bad JSON as 400, oversized bodies as 413) and any defect (500) into failures.
  */
 export class RequestFailures extends HttpApiMiddleware.Service<RequestFailures>()("signcraft/RequestFailures", {
-  error: [400, 404, 413, 422, 500].map(problemAt)
+  error: problemsAt(requestFailures)
 }) {}
 
-/** The same for previous-generation groups, documented with the legacy error body. */
+/** The same for previous-generation groups, in the legacy error body. */
 export class LegacyRequestFailures extends HttpApiMiddleware.Service<LegacyRequestFailures>()(
   "signcraft/LegacyRequestFailures",
-  { error: [400, 404, 413, 422, 500].map(legacyErrorAt) }
+  { error: legacyErrorsAt(requestFailures) }
 ) {}
 
-/** Public endpoints (health, storefront): per-IP quota and problem rendering only. */
+/** Public endpoints (health, storefront): the per-IP quota only. */
 export class PublicAccess extends HttpApiMiddleware.Service<PublicAccess>()("signcraft/PublicAccess", {
-  error: [400, 404, 413, 422, 429, 500].map(problemAt)
+  error: problemsAt([429])
 }) {}
 
 /** Writes that honour `Idempotency-Key` (replay, conflict, in-flight). */
 export class IdempotentWrites extends HttpApiMiddleware.Service<IdempotentWrites, { requires: CurrentPrincipal }>()(
   "signcraft/IdempotentWrites",
-  { error: [problemAt(400), problemAt(409)] }
+  { error: problemsAt([400, 409, 413, 500]) }
 ) {}

@@ -6,6 +6,7 @@ import { createHash, timingSafeEqual } from "node:crypto"
 import {
   type ApiFailure,
   IdempotencyKeyRequired,
+  isApiFailure,
   InsufficientScope,
   InvalidCredential,
   MalformedRequest,
@@ -20,9 +21,9 @@ import { IdempotencyStore, type StoredResponse } from "../../services/idempotenc
 import { RateLimiter } from "../../services/rate-limiter.js"
 import { type ServiceSettings, Settings } from "../../services/settings.js"
 import { acceptedScopes, DeprecatedOperation, Idempotency, RequiredScope } from "../annotations.js"
-import { describeFailure } from "../failure-table.js"
+import { describeFailure, type FailureWithStatus } from "../failure-table.js"
 import { CurrentRequest, type RequestInfo } from "../request-info.js"
-import { renderFailure, respondWithFailure } from "../respond.js"
+import { renderFailure } from "../respond.js"
 import { canonicalFingerprint, responseBodyText } from "./body.js"
 import {
   ApiKeyAuth,
@@ -34,27 +35,12 @@ import {
   OperatorAuth,
   PublicAccess
 } from "./definitions.js"
-import { apiFailureOf, catchAllAsApiFailure } from "./request-failures.js"
+import { bodyReadFailure, isRequestInputError, requestInputFailure } from "./request-failures.js"
 
 const DIAGNOSTIC_HEADER = "x-signcraft-rate-limit-test"
 
-/**
- * Serves the inner effect, answering every failure it raises as the request's generation
- * expects. One handler for failures and defects alike; interruption passes through.
- */
-const guarded = <R>(
-  effect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, R>,
-  settings: ServiceSettings
-): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R> =>
-  Effect.catchCause(effect, (cause) => {
-    const failure = apiFailureOf(cause, settings.maxBodyBytes)
-    return failure === undefined
-      ? Effect.interrupt
-      : Effect.map(Effect.service(CurrentRequest), (info) => renderFailure(describeFailure(failure), info, settings.baseUrl))
-  })
-
-/** A response, or a failure the middleware answers for the endpoint. */
-type Served<R> = Effect.Effect<HttpServerResponse.HttpServerResponse, ApiFailure | Types.unhandled, R>
+/** A response, or a failure HttpApi encodes with the endpoint's declared error schemas. */
+type Served<R, E extends ApiFailure = ApiFailure> = Effect.Effect<HttpServerResponse.HttpServerResponse, E | Types.unhandled, R>
 
 const perIpQuota = (limiter: RateLimiter["Service"], settings: ServiceSettings, info: RequestInfo) =>
   Effect.flatMap(
@@ -63,7 +49,10 @@ const perIpQuota = (limiter: RateLimiter["Service"], settings: ServiceSettings, 
       admission._tag === "Limited" ? Effect.fail(new RateLimited({ retryAfter: admission.retryAfterSeconds })) : Effect.void
   )
 
-/** The shape of an API-key security middleware: it answers every failure itself. */
+/** What the API-key middleware fails with: the statuses it declares. */
+type KeyFailure = FailureWithStatus<401 | 403 | 429>
+
+/** The shape of an API-key security middleware: it fails with the failures it declares. */
 type ApiKeyMiddleware = {
   readonly apiKey: (
     httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, CurrentPrincipal>,
@@ -72,7 +61,7 @@ type ApiKeyMiddleware = {
       readonly endpoint: HttpApiEndpoint.Top
       readonly group: HttpApiGroup.Top
     }
-  ) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpRouter.Provided>
+  ) => Served<HttpRouter.Provided, KeyFailure>
 }
 
 // Whether the key holds one of the accepted scopes (any key passes an endpoint that needs none).
@@ -118,7 +107,7 @@ const makeApiKeyAuth = Effect.gen(function*() {
     const admission = isDiagnostic(principal, request)
       ? limiter.cooldown(`diagnostic:${principal.keyId}`, 5)
       : limiter.take(`key:${principal.keyId}`, settings.rateLimitPerKeyPerMinute, 60)
-    return Effect.flatMap(admission, (admitted): Served<HttpRouter.Provided> => {
+    return Effect.flatMap(admission, (admitted): Served<HttpRouter.Provided, KeyFailure> => {
       if (admitted._tag === "Limited") return Effect.fail(new RateLimited({ retryAfter: admitted.retryAfterSeconds }))
       const { accepted, operation } = endpointRules
       if (!allowsAny(principal, accepted)) {
@@ -161,7 +150,7 @@ const makeApiKeyAuth = Effect.gen(function*() {
     presented: string,
     request: HttpServerRequest.HttpServerRequest,
     endpointRules: EndpointRules
-  ): Served<HttpRouter.Provided> =>
+  ): Served<HttpRouter.Provided, KeyFailure> =>
     Effect.flatMap(perIpQuota(limiter, settings, info), () => {
       if (presented === "") return Effect.fail(new MissingCredential({ kind: "api_key" }))
       return Effect.flatMap(credentials.verify(presented), (principal) => admit(httpEffect, principal, request, endpointRules))
@@ -169,20 +158,17 @@ const makeApiKeyAuth = Effect.gen(function*() {
 
   const middleware: ApiKeyMiddleware = {
     apiKey: (httpEffect, { credential, endpoint }) =>
-      guarded(
-        Clock.clockWith((clock) =>
-          Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>): Served<HttpRouter.Provided> => {
-            const info = Context.get(context, CurrentRequest)
-            const request = Context.get(context, HttpServerRequest.HttpServerRequest)
-            const presented = Redacted.value(credential)
-            const endpointRules = rulesOf(endpoint)
-            const principal = heldAdmission(info, presented, request, endpointRules, clock.currentTimeMillisUnsafe())
-            return principal === undefined
-              ? checked(httpEffect, info, presented, request, endpointRules)
-              : Effect.provideService(httpEffect, CurrentPrincipal, principal)
-          })
-        ),
-        settings
+      Clock.clockWith((clock) =>
+        Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
+          const info = Context.get(context, CurrentRequest)
+          const request = Context.get(context, HttpServerRequest.HttpServerRequest)
+          const presented = Redacted.value(credential)
+          const endpointRules = rulesOf(endpoint)
+          const principal = heldAdmission(info, presented, request, endpointRules, clock.currentTimeMillisUnsafe())
+          return principal === undefined
+            ? checked(httpEffect, info, presented, request, endpointRules)
+            : Effect.provideService(httpEffect, CurrentPrincipal, principal)
+        })
       )
   }
   return middleware
@@ -203,54 +189,57 @@ export const layerOperatorAuth = Layer.effect(
     const expected = settings.operatorToken === undefined ? undefined : digest(Redacted.value(settings.operatorToken))
     return {
       operatorToken: (httpEffect, { credential }) =>
-        guarded(
-          Effect.suspend((): Served<never> => {
-            if (expected === undefined) return Effect.fail(new NotFound({ resource: "route" }))
-            const presented = Redacted.value(credential)
-            if (presented === "") return Effect.fail(new MissingCredential({ kind: "operator_token" }))
-            if (!timingSafeEqual(digest(presented), expected)) {
-              return Effect.fail(new InvalidCredential({ kind: "operator_token", reason: "unknown" }))
-            }
-            return httpEffect
-          }),
-          settings
-        )
+        Effect.suspend((): Served<never, FailureWithStatus<401 | 404>> => {
+          if (expected === undefined) return Effect.fail(new NotFound({ resource: "route" }))
+          const presented = Redacted.value(credential)
+          if (presented === "") return Effect.fail(new MissingCredential({ kind: "operator_token" }))
+          if (!timingSafeEqual(digest(presented), expected)) {
+            return Effect.fail(new InvalidCredential({ kind: "operator_token", reason: "unknown" }))
+          }
+          return httpEffect
+        })
     }
   })
 )
 
-/** Public endpoints: the per-IP quota and problem rendering. */
+/** Public endpoints: the per-IP quota. */
 export const layerPublicAccess = Layer.effect(
   PublicAccess,
   Effect.gen(function*() {
     const settings = yield* Settings
     const limiter = yield* RateLimiter
     return (httpEffect) =>
-      guarded(
-        Clock.clockWith((clock) =>
-          Effect.flatMap(Effect.service(CurrentRequest), (info) => {
-            // A token this process holds admits the request without building the quota effect.
-            const bucket = `ip:${info.clientIp}`
-            const now = clock.currentTimeMillisUnsafe()
-            const held = limiter.holdsToken(bucket, 60, now)
-              ? limiter.takeHeldUnsafe(bucket, settings.rateLimitPerIpPerMinute, 60, now)
-              : undefined
-            return held?._tag === "Admitted" ? httpEffect : Effect.andThen(perIpQuota(limiter, settings, info), httpEffect)
-          })
-        ),
-        settings
+      Clock.clockWith((clock) =>
+        Effect.flatMap(Effect.service(CurrentRequest), (info) => {
+          // A token this process holds admits the request without building the quota effect.
+          const bucket = `ip:${info.clientIp}`
+          const now = clock.currentTimeMillisUnsafe()
+          const held = limiter.holdsToken(bucket, 60, now)
+            ? limiter.takeHeldUnsafe(bucket, settings.rateLimitPerIpPerMinute, 60, now)
+            : undefined
+          return held?._tag === "Admitted" ? httpEffect : Effect.andThen(perIpQuota(limiter, settings, info), httpEffect)
+        })
       )
   })
 )
 
+// What decoding the request raised becomes the failure a client is told about; the handler's
+// own failures pass through untouched, and defects are left to the router (logged, then 500).
 const makeRequestFailures = Effect.gen(function*() {
   const settings = yield* Settings
-  return (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>) => guarded(httpEffect, settings)
+  return (
+    httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>
+  ): Served<never, FailureWithStatus<400 | 404 | 413 | 422 | 500>> =>
+    Effect.catch(
+      httpEffect,
+      (error): Served<never, FailureWithStatus<400 | 404 | 413 | 422 | 500>> =>
+        Effect.fail(isRequestInputError(error) ? requestInputFailure(error, settings.maxBodyBytes) : error)
+    )
 })
 
-/** Renders request decoding failures as problems. */
+/** Turns request decoding failures into failures of the v3 format. */
 export const layerRequestFailures = Layer.effect(RequestFailures, makeRequestFailures)
-/** Renders request decoding failures in the previous generation's format. */
+/** Turns request decoding failures into failures of the previous generation's format. */
 export const layerLegacyRequestFailures = Layer.effect(LegacyRequestFailures, makeRequestFailures)
 
 // Headers worth replaying with a stored response; the rest are per-response.
@@ -264,6 +253,8 @@ export const layerIdempotentWrites = Layer.effect(
     const store = yield* IdempotencyStore
     const settings = yield* Settings
     const context = yield* Effect.context<Settings>()
+    const answerFailure = (failure: ApiFailure) =>
+      Effect.map(Effect.service(CurrentRequest), (info) => renderFailure(describeFailure(failure), info))
     return (httpEffect, { endpoint }) =>
       Effect.gen(function*() {
         const mode = Context.get(endpoint.annotations, Idempotency)
@@ -278,7 +269,7 @@ export const layerIdempotentWrites = Layer.effect(
           return yield* new MalformedRequest({ detail: `Idempotency-Key must be at most ${MAX_KEY_LENGTH} characters.` })
         }
         const principal = yield* CurrentPrincipal
-        const body = yield* request.arrayBuffer
+        const body = yield* Effect.mapError(request.arrayBuffer, (error) => bodyReadFailure(error, settings.maxBodyBytes))
         const claimed = {
           storeId: principal.storeId,
           key,
@@ -293,7 +284,12 @@ export const layerIdempotentWrites = Layer.effect(
             headers: { ...claim.response.headers, "idempotency-replay": "true" }
           })
         }
-        const response = yield* httpEffect.pipe(Effect.onError(() => store.release(claimed)))
+        // A failure of the handler is answered, and kept for replay like any answer; anything
+        // else (a body that does not decode, a defect) releases the key.
+        const response = yield* httpEffect.pipe(
+          Effect.catch((error) => isApiFailure(error) ? answerFailure(error) : Effect.fail(error)),
+          Effect.onError(() => store.release(claimed))
+        )
         const stored: StoredResponse = {
           status: response.status,
           headers: Object.fromEntries(
@@ -306,6 +302,6 @@ export const layerIdempotentWrites = Layer.effect(
         }
         yield* store.complete(claimed, stored)
         return response
-      }).pipe((effect) => catchAllAsApiFailure(effect, settings.maxBodyBytes), Effect.catch((failure: ApiFailure) => respondWithFailure(failure)), Effect.provide(context))
+      }).pipe(Effect.provide(context))
   })
 )

@@ -1,7 +1,8 @@
-import { Cause, Effect } from "effect"
 import { HttpApiError } from "effect/http-api"
 import { InternalError, InvalidParameter, isApiFailure, MalformedRequest, NotFound, PayloadTooLarge, ValidationFailed, type ApiFailure } from "../../domain/errors.js"
 import { issueToFieldErrors, issueToParameterErrors } from "../schema-faults.js"
+import type { FailureWithStatus } from "../failure-table.js"
+import { resourceOfIssue } from "../resource-id.js"
 
 const hasTag = (value: unknown, tag: string): boolean =>
   typeof value === "object" && value !== null && "_tag" in value && value._tag === tag
@@ -9,13 +10,20 @@ const hasTag = (value: unknown, tag: string): boolean =>
 const reasonOf = (value: unknown): unknown =>
   typeof value === "object" && value !== null && "reason" in value ? value.reason : undefined
 
+/** Whether an error was raised by reading or decoding the request (the client's input). */
+export const isRequestInputError = (error: unknown): boolean =>
+  (HttpApiError.HttpApiSchemaError.is(error) && requestSlots.has(error.kind)) ||
+  HttpApiError.HttpApiPayloadTooLarge.is(error) ||
+  (hasTag(error, "HttpServerError") && hasTag(reasonOf(error), "RequestParseError"))
+
+const requestSlots: ReadonlySet<string> = new Set(["Payload", "Query", "Headers", "Params"])
+
 /**
- * Classifies what went wrong while decoding or serving a request: a body or query that
- * failed its schema, unparseable or oversized input, or (for anything else) an internal
- * error. Nothing a client sends is left to become an unexplained 500.
+ * The failure a client is told about for its unreadable input: a body or query that failed its
+ * schema (422 naming each fault), unparseable (400) or oversized (413) input, or a path segment
+ * of the wrong shape (404: it can name no resource). Anything else is an internal error.
  */
-export const classifyRequestError = (error: unknown, maxBodyBytes: number): ApiFailure => {
-  if (isApiFailure(error)) return error
+export const requestInputFailure = (error: unknown, maxBodyBytes: number): FailureWithStatus<400 | 404 | 413 | 422 | 500> => {
   if (HttpApiError.HttpApiSchemaError.is(error)) {
     const issue = error.cause.issue
     switch (error.kind) {
@@ -32,12 +40,16 @@ export const classifyRequestError = (error: unknown, maxBodyBytes: number): ApiF
       case "Headers":
         return new InvalidParameter({ errors: issueToParameterErrors(issue) })
       case "Params":
-        // A path segment of the wrong shape can name no resource.
-        return new NotFound({ resource: "resource" })
+        return new NotFound({ resource: resourceOfIssue(issue) ?? "resource" })
       default:
         return new InternalError({ cause: error })
     }
   }
+  return bodyReadFailure(error, maxBodyBytes)
+}
+
+/** The failure of reading a request body: too large (413), unreadable (400), or internal. */
+export const bodyReadFailure = (error: unknown, maxBodyBytes: number): PayloadTooLarge | MalformedRequest | InternalError => {
   if (HttpApiError.HttpApiPayloadTooLarge.is(error)) return new PayloadTooLarge({ limitBytes: maxBodyBytes })
   const reason = reasonOf(error)
   if (hasTag(error, "HttpServerError") && hasTag(reason, "RequestParseError")) {
@@ -45,25 +57,17 @@ export const classifyRequestError = (error: unknown, maxBodyBytes: number): ApiF
       ? new PayloadTooLarge({ limitBytes: maxBodyBytes })
       : new MalformedRequest({ detail: "The request body is not valid JSON." })
   }
-  if (hasTag(error, "HttpServerError") && hasTag(reason, "RouteNotFound")) return new NotFound({ resource: "route" })
   return new InternalError({ cause: error })
 }
 
 /**
- * The {@link ApiFailure} a cause amounts to: its first failure or defect, classified.
- * Nothing when only interruption is left (the client went away or the server is stopping).
+ * Classifies what went wrong outside any endpoint's own answer: a failure, the client's
+ * unreadable input, an unknown route, or (for anything else) an internal error. Nothing a
+ * client sends is left to become an unexplained 500.
  */
-export const apiFailureOf = (cause: Cause.Cause<unknown>, maxBodyBytes: number): ApiFailure | undefined => {
-  const failure = Cause.findErrorOption(cause)
-  if (failure._tag === "Some") return classifyRequestError(failure.value, maxBodyBytes)
-  const defect = cause.reasons.find(Cause.isDieReason)
-  if (defect !== undefined) return classifyRequestError(defect.defect, maxBodyBytes)
-  return undefined
+export const classifyRequestError = (error: unknown, maxBodyBytes: number): ApiFailure => {
+  if (isApiFailure(error)) return error
+  if (isRequestInputError(error)) return requestInputFailure(error, maxBodyBytes)
+  if (hasTag(error, "HttpServerError") && hasTag(reasonOf(error), "RouteNotFound")) return new NotFound({ resource: "route" })
+  return new InternalError({ cause: error })
 }
-
-/** Turns any failure or defect of an effect into an {@link ApiFailure}. */
-export const catchAllAsApiFailure = <A, E, R>(effect: Effect.Effect<A, E, R>, maxBodyBytes: number) =>
-  Effect.catchCause(effect, (cause) => {
-    const failure = apiFailureOf(cause, maxBodyBytes)
-    return failure === undefined ? Effect.interrupt : Effect.fail(failure)
-  })
