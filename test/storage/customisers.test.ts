@@ -9,6 +9,9 @@ import { layerDatabase } from "../../packages/core/src/storage/database.js"
 import pricingIds from "../../packages/core/src/storage/migrations/0007_pricing_ids.js"
 import { startApp } from "../support/app.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { defaultSettings, Settings } from "../../packages/core/src/services/settings.js"
+
+const testSettings = Layer.succeed(Settings, defaultSettings())
 
 // Values newer than this code, as a later release (or older data) could have stored them.
 const FUTURE = { pricing_model: "subscription_letter", product_family: "hologram", selection_mode: "per_letter" }
@@ -20,7 +23,7 @@ describe.each(databaseVariants())("customiser storage ($name database)", (varian
   beforeAll(async () => {
     db = await variant.create()
     // Written straight through the services, bypassing the API's write checks.
-    const runtime = ManagedRuntime.make(layerServices.pipe(Layer.provideMerge(layerDatabase(db.config))))
+    const runtime = ManagedRuntime.make(layerServices.pipe(Layer.provide(testSettings), Layer.provideMerge(layerDatabase(db.config))))
     seeded = await runtime.runPromise(
       Effect.gen(function*() {
         const identity = yield* Identity
@@ -48,7 +51,7 @@ describe.each(databaseVariants())("customiser storage ($name database)", (varian
   })
 
   it("finds a customiser only in its own Store", async () => {
-    const runtime = ManagedRuntime.make(layerServices.pipe(Layer.provideMerge(layerDatabase(db.config))))
+    const runtime = ManagedRuntime.make(layerServices.pipe(Layer.provide(testSettings), Layer.provideMerge(layerDatabase(db.config))))
     try {
       const outcome = await runtime.runPromise(
         Effect.gen(function*() {
@@ -69,7 +72,7 @@ describe.each(databaseVariants())("customiser storage ($name database)", (varian
   })
 
   it("migration 0007 gives ids to elements stored without a valid one, keeps valid ones and starts the counter after them", async () => {
-    const runtime = ManagedRuntime.make(layerServices.pipe(Layer.provideMerge(layerDatabase(db.config))))
+    const runtime = ManagedRuntime.make(layerServices.pipe(Layer.provide(testSettings), Layer.provideMerge(layerDatabase(db.config))))
     try {
       const stored = await runtime.runPromise(
         Effect.gen(function*() {

@@ -7,6 +7,9 @@ import { Identity } from "../../packages/core/src/services/identity.js"
 import { RateLimiter } from "../../packages/core/src/services/rate-limiter.js"
 import { layerDatabase } from "../../packages/core/src/storage/database.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { defaultSettings, Settings } from "../../packages/core/src/services/settings.js"
+
+const testSettings = Layer.succeed(Settings, defaultSettings())
 
 // The per-request services that keep the database off the hot path: quotas spend leased
 // tokens in process, and a verified key brings its Store along.
@@ -18,7 +21,7 @@ describe.each(databaseVariants())("hot path services ($name database)", (variant
 
   beforeAll(async () => {
     db = await variant.create()
-    runtime = ManagedRuntime.make(layerServices.pipe(Layer.provideMerge(layerDatabase(db.config))))
+    runtime = ManagedRuntime.make(layerServices.pipe(Layer.provide(testSettings), Layer.provideMerge(layerDatabase(db.config))))
   })
   afterAll(async () => {
     await runtime.dispose()

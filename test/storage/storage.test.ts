@@ -9,6 +9,9 @@ import { Identity } from "../../packages/core/src/services/identity.js"
 import { layerDatabase, migrate } from "../../packages/core/src/storage/database.js"
 import { databaseVariants, embeddedVariant, type TestDatabase } from "../support/databases.js"
 import { startApp } from "../support/app.js"
+import { defaultSettings, Settings } from "../../packages/core/src/services/settings.js"
+
+const testSettings = Layer.succeed(Settings, defaultSettings())
 
 describe.each(databaseVariants())("storage ($name database)", (variant) => {
   let db: TestDatabase
@@ -17,7 +20,7 @@ describe.each(databaseVariants())("storage ($name database)", (variant) => {
 
   beforeAll(async () => {
     db = await variant.create()
-    const layer = layerServices.pipe(Layer.provideMerge(layerDatabase(db.config)))
+    const layer = layerServices.pipe(Layer.provide(testSettings), Layer.provideMerge(layerDatabase(db.config)))
     const { ManagedRuntime } = await import("effect")
     const runtime = ManagedRuntime.make(layer)
     run = (effect) => runtime.runPromise(effect)

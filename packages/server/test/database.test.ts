@@ -1,4 +1,4 @@
-import { Credentials, IdempotencyStore, Identity, layerDatabase, RateLimiter, SCOPES } from "@signcraft/core"
+import { Credentials, defaultSettings, IdempotencyStore, Identity, layerDatabase, RateLimiter, SCOPES, Settings } from "@signcraft/core"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, describe, expect, it } from "vitest"
@@ -9,6 +9,7 @@ import { layerPruning, pruneOnce } from "../src/pruning.js"
 // One embedded database for the file: PGlite takes seconds to start.
 const database = layerDatabase({ _tag: "Embedded", location: "memory" })
 const services = Layer.mergeAll(Identity.layer, Credentials.layer, RateLimiter.layer, IdempotencyStore.layer).pipe(
+  Layer.provide(Layer.succeed(Settings, defaultSettings())),
   Layer.provideMerge(database)
 )
 const runtime = ManagedRuntime.make(services)

@@ -94,7 +94,7 @@ const mcpEndpoint = <R>(location: AgentLocation, tools: ReadonlyArray<AgentTool<
     const settings = yield* Settings
     const limiter = yield* RateLimiter
     const info = yield* CurrentRequest
-    const perIp = yield* limiter.take(`ip:${info.clientIp}`, settings.rateLimitPerIpPerMinute, 60)
+    const perIp = yield* limiter.admitIp(info.clientIp)
     if (perIp._tag === "Limited") return limited(perIp.retryAfterSeconds)
     const presented = BEARER.exec(request.headers.authorization ?? "")?.[1]
     if (presented === undefined) return challenge(location)

@@ -1,5 +1,6 @@
 import { Clock, Context, Effect, Layer, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
+import { Settings } from "./settings.js"
 
 /** The outcome of asking a quota for one request. */
 export type Admission =
@@ -51,11 +52,19 @@ export class RateLimiter extends Context.Service<RateLimiter, {
   readonly cooldown: (bucket: string, intervalSeconds: number) => Effect.Effect<Admission>
   /** Drops the counters of windows that ended before `olderThanMs`. */
   readonly prune: (olderThanMs: number) => Effect.Effect<void>
+  /** Takes one request from the client address's quota (`RATE_LIMIT_PER_IP` a minute). */
+  readonly admitIp: (ip: string) => Effect.Effect<Admission>
+  /**
+   * {@link admitIp} for hot paths, at time `now`: spends a token this process holds and answers
+   * "Admitted", or spends nothing and answers nothing (then call `admitIp`).
+   */
+  readonly admitIpHeldUnsafe: (ip: string, now: number) => Admission | undefined
 }>()("signcraft/RateLimiter") {
   static readonly layer = Layer.effect(
     RateLimiter,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const { rateLimitPerIpPerMinute } = yield* Settings
       const windows = new Map<string, WindowState>()
 
       const lease = (bucket: string, windowStart: number, amount: number, limit: number) =>
@@ -168,7 +177,13 @@ export class RateLimiter extends Context.Service<RateLimiter, {
           for (const [bucket, state] of windows) if (state.windowStart < olderThanMs) windows.delete(bucket)
         }).pipe(Effect.orDie)
 
-      return RateLimiter.of({ take, takeHeldUnsafe, holdsToken, cooldown, prune })
+      // The one per-IP quota of every public surface: a bucket per client address, per minute.
+      const ipBucket = (ip: string) => `ip:${ip}`
+      const admitIp = (ip: string) => take(ipBucket(ip), rateLimitPerIpPerMinute, 60)
+      const admitIpHeldUnsafe = (ip: string, now: number): Admission | undefined =>
+        holdsToken(ipBucket(ip), 60, now) ? takeHeldUnsafe(ipBucket(ip), rateLimitPerIpPerMinute, 60, now) : undefined
+
+      return RateLimiter.of({ take, takeHeldUnsafe, holdsToken, cooldown, prune, admitIp, admitIpHeldUnsafe })
     })
   )
 }

@@ -2,7 +2,7 @@ import { Effect, Schema } from "effect"
 import { customiserV3Of } from "../../domain/pricing/customiser.js"
 import { Customisers } from "../../services/customisers.js"
 import { defineTool } from "../tool.js"
-import { cutRows, PageInput, pageOf, ResourceIdInput } from "./inputs.js"
+import { cutRows, PageInput, pageOf, ResourceId } from "./inputs.js"
 
 /** `list_customisers`: the Store's customisers in creation order, as `GET /api/v3/customisers` shows them. */
 export const listCustomisersTool = defineTool({
@@ -25,7 +25,7 @@ export const getCustomiserTool = defineTool({
   name: "get_customiser",
   description: "Returns one customiser of the Store by id.",
   scopes: ["customisers:read"],
-  input: Schema.Struct({ customiser_id: ResourceIdInput }),
+  input: Schema.Struct({ customiser_id: ResourceId }),
   hints: { readOnlyHint: true, idempotentHint: true },
   run: (input, principal) =>
     Effect.gen(function*() {

@@ -1,14 +1,15 @@
 import { Schema } from "effect"
+import { ResourceId } from "../../domain/resource-id.js"
 
 /** Argument schemas shared by the agent tools. */
 
-/** A resource id: a positive integer. */
-export const ResourceIdInput = Schema.Int.check(Schema.isGreaterThan(0))
+/** A resource id, as every path parameter decodes it. */
+export { ResourceId }
 
 /** Paging arguments of the list tools: page size 1–100 (default 20) and the last id already seen. */
 export const PageInput = {
   limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))),
-  after_id: Schema.optionalKey(ResourceIdInput)
+  after_id: Schema.optionalKey(ResourceId)
 }
 
 /** One page of a list: the requested size, or the default. */

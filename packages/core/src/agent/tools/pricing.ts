@@ -4,17 +4,17 @@ import { decidePricingPatchV3, decidePricingPutV3 } from "../../domain/pricing/w
 import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "../../http/handlers/pricing-store.js"
 import { Customisers } from "../../services/customisers.js"
 import { defineTool } from "../tool.js"
-import { ResourceIdInput } from "./inputs.js"
+import { ResourceId } from "./inputs.js"
 
 // The document is checked by the pricing validator (every fault with its pointer), not here.
-const PricingWrite = Schema.Struct({ customiser_id: ResourceIdInput, pricing: Schema.Unknown })
+const PricingWrite = Schema.Struct({ customiser_id: ResourceId, pricing: Schema.Unknown })
 
 /** `get_pricing`: the customiser's v3 pricing document. */
 export const getPricingTool = defineTool({
   name: "get_pricing",
   description: "Returns the pricing document (sizes, base pricing, price lists, sheet bands) of a customiser.",
   scopes: ["pricing:read"],
-  input: Schema.Struct({ customiser_id: ResourceIdInput }),
+  input: Schema.Struct({ customiser_id: ResourceId }),
   hints: { readOnlyHint: true, idempotentHint: true },
   run: (input, principal) =>
     Effect.gen(function*() {
@@ -64,7 +64,7 @@ export const patchPricingTool = defineTool({
   description:
     "Applies an RFC 7396 merge patch to a customiser's pricing document: omitted members stay, null removes a member, arrays are replaced whole.",
   scopes: ["pricing:write"],
-  input: Schema.Struct({ customiser_id: ResourceIdInput, patch: Schema.Unknown }),
+  input: Schema.Struct({ customiser_id: ResourceId, patch: Schema.Unknown }),
   hints: { destructiveHint: true },
   run: (input, principal) =>
     Effect.gen(function*() {

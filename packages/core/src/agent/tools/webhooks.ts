@@ -3,7 +3,7 @@ import { WebhookTopicSchema } from "../../http/api/v3-webhooks.js"
 import { subscriptionV3Of } from "../../http/handlers/v3-webhooks.js"
 import { WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
 import { defineTool } from "../tool.js"
-import { cutRows, PageInput, pageOf, ResourceIdInput } from "./inputs.js"
+import { cutRows, PageInput, pageOf, ResourceId } from "./inputs.js"
 
 /** `list_webhook_subscriptions`: the Store's subscriptions, without their secrets. */
 export const listWebhookSubscriptionsTool = defineTool({
@@ -42,7 +42,7 @@ export const updateWebhookSubscriptionTool = defineTool({
   description: "Changes the topic and/or the delivery URL of a webhook subscription.",
   scopes: ["webhooks:write"],
   input: Schema.Struct({
-    webhook_id: ResourceIdInput,
+    webhook_id: ResourceId,
     topic: Schema.optionalKey(WebhookTopicSchema),
     url: Schema.optionalKey(Schema.String)
   }),
@@ -58,7 +58,7 @@ export const deleteWebhookSubscriptionTool = defineTool({
   name: "delete_webhook_subscription",
   description: "Deletes a webhook subscription; its pending deliveries are cancelled.",
   scopes: ["webhooks:write"],
-  input: Schema.Struct({ webhook_id: ResourceIdInput }),
+  input: Schema.Struct({ webhook_id: ResourceId }),
   hints: { destructiveHint: true, idempotentHint: true },
   run: (input, principal) =>
     Effect.gen(function*() {

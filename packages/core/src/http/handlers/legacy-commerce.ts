@@ -1,7 +1,7 @@
 import { Effect, Option, Result } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { majorToMinor } from "../../domain/currency.js"
-import { NotFound, ValidationFailed } from "../../domain/errors.js"
+import { ValidationFailed } from "../../domain/errors.js"
 import type { FieldError } from "../../domain/field-error.js"
 import { conversionFault } from "../../domain/orders/currency-fault.js"
 import { legacyOrderDraft } from "../../domain/orders/legacy-order-to-v3.js"

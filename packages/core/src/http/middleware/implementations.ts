@@ -19,7 +19,7 @@ import { type ApiKeyPrincipal, Credentials } from "../../services/credentials.js
 import { DeprecatedUsage } from "../../services/deprecated-usage.js"
 import { IdempotencyStore, type StoredResponse } from "../../services/idempotency.js"
 import { RateLimiter } from "../../services/rate-limiter.js"
-import { type ServiceSettings, Settings } from "../../services/settings.js"
+import { Settings } from "../../services/settings.js"
 import { acceptedScopes, DeprecatedOperation, Idempotency, RequiredScope } from "../annotations.js"
 import { describeFailure, type FailureWithStatus } from "../failure-table.js"
 import { CurrentRequest, type RequestInfo } from "../request-info.js"
@@ -42,9 +42,9 @@ const DIAGNOSTIC_HEADER = "x-signcraft-rate-limit-test"
 /** A response, or a failure HttpApi encodes with the endpoint's declared error schemas. */
 type Served<R, E extends ApiFailure = ApiFailure> = Effect.Effect<HttpServerResponse.HttpServerResponse, E | Types.unhandled, R>
 
-const perIpQuota = (limiter: RateLimiter["Service"], settings: ServiceSettings, info: RequestInfo) =>
+const perIpQuota = (limiter: RateLimiter["Service"], info: RequestInfo) =>
   Effect.flatMap(
-    limiter.take(`ip:${info.clientIp}`, settings.rateLimitPerIpPerMinute, 60),
+    limiter.admitIp(info.clientIp),
     (admission) =>
       admission._tag === "Limited" ? Effect.fail(new RateLimited({ retryAfter: admission.retryAfterSeconds })) : Effect.void
   )
@@ -135,10 +135,8 @@ const makeApiKeyAuth = Effect.gen(function*() {
     if (operation !== undefined || !allowsAny(principal, accepted)) return undefined
     // The IP token is spent only when the key's is known to be held too, so that
     // falling back to the full checks never spends a token twice.
-    const ipBucket = `ip:${info.clientIp}`
     const keyBucket = `key:${principal.keyId}`
-    if (!limiter.holdsToken(ipBucket, 60, now) || !limiter.holdsToken(keyBucket, 60, now)) return undefined
-    limiter.takeHeldUnsafe(ipBucket, settings.rateLimitPerIpPerMinute, 60, now)
+    if (!limiter.holdsToken(keyBucket, 60, now) || limiter.admitIpHeldUnsafe(info.clientIp, now) === undefined) return undefined
     limiter.takeHeldUnsafe(keyBucket, settings.rateLimitPerKeyPerMinute, 60, now)
     return principal
   }
@@ -151,7 +149,7 @@ const makeApiKeyAuth = Effect.gen(function*() {
     request: HttpServerRequest.HttpServerRequest,
     endpointRules: EndpointRules
   ): Served<HttpRouter.Provided, KeyFailure> =>
-    Effect.flatMap(perIpQuota(limiter, settings, info), () => {
+    Effect.flatMap(perIpQuota(limiter, info), () => {
       if (presented === "") return Effect.fail(new MissingCredential({ kind: "api_key" }))
       return Effect.flatMap(credentials.verify(presented), (principal) => admit(httpEffect, principal, request, endpointRules))
     })
@@ -206,18 +204,13 @@ export const layerOperatorAuth = Layer.effect(
 export const layerPublicAccess = Layer.effect(
   PublicAccess,
   Effect.gen(function*() {
-    const settings = yield* Settings
     const limiter = yield* RateLimiter
     return (httpEffect) =>
       Clock.clockWith((clock) =>
         Effect.flatMap(Effect.service(CurrentRequest), (info) => {
           // A token this process holds admits the request without building the quota effect.
-          const bucket = `ip:${info.clientIp}`
-          const now = clock.currentTimeMillisUnsafe()
-          const held = limiter.holdsToken(bucket, 60, now)
-            ? limiter.takeHeldUnsafe(bucket, settings.rateLimitPerIpPerMinute, 60, now)
-            : undefined
-          return held?._tag === "Admitted" ? httpEffect : Effect.andThen(perIpQuota(limiter, settings, info), httpEffect)
+          const held = limiter.admitIpHeldUnsafe(info.clientIp, clock.currentTimeMillisUnsafe())
+          return held?._tag === "Admitted" ? httpEffect : Effect.andThen(perIpQuota(limiter, info), httpEffect)
         })
       )
   })

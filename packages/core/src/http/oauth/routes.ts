@@ -39,9 +39,8 @@ const queryOf = (request: HttpServerRequest.HttpServerRequest): string => {
 
 /** The per-IP backstop every public endpoint shares with the API. */
 const perIpBackstop = Effect.gen(function*() {
-  const settings = yield* Settings
   const info = yield* CurrentRequest
-  const admission = yield* (yield* RateLimiter).take(`ip:${info.clientIp}`, settings.rateLimitPerIpPerMinute, 60)
+  const admission = yield* (yield* RateLimiter).admitIp(info.clientIp)
   if (admission._tag === "Limited") {
     return yield* new OAuthError({
       error: "rate_limited",
