@@ -1,8 +1,8 @@
 import { Effect, Layer, Schema } from "effect"
-import { PricingDocumentV3 } from "../domain/pricing/schema-v3.js"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { OpenApi } from "effect/http-api"
 import { SigncraftApi } from "./api/index.js"
+import { documentedPayloads } from "./api/parsed-json.js"
 import { PROBLEM_CODES } from "./failure-table.js"
 import { Settings } from "../services/settings.js"
 import type { RouteEntry } from "./route-table.js"
@@ -12,18 +12,18 @@ const escapeHtml = (text: string): string =>
 
 type Operation = { readonly summary?: string; readonly description?: string; readonly operationId?: string }
 
-// Pricing writes are decoded by the pricing validator (it needs the stored customiser), so their
-// endpoint payload is opaque JSON; the document still shows the schema that validator enforces,
-// undeclared members refused included.
-const pricingWriteSchema = Schema.toJsonSchemaDocument(PricingDocumentV3, { onExcessProperty: "error" }).schema
-const PRICING_BODY_COMPONENTS = ["PricingDocumentWrite", "PricingMergePatch"]
+// Bodies checked by a domain validator are opaque JSON to HttpApi; the document shows the schema
+// each validator enforces instead, undeclared members refused included.
+const documentedBodies = [...documentedPayloads(SigncraftApi)].map(([name, schema]) =>
+  [name, Schema.toJsonSchemaDocument(schema, { onExcessProperty: "error" }).schema] as const
+)
 
 /** The OpenAPI 3.1 document, generated from the same schemas that validate requests. */
 export const openApiDocument = (baseUrl: string) => {
   const spec = OpenApi.fromApi(SigncraftApi)
   const schemas: Record<string, unknown> = { ...spec.components.schemas }
-  for (const name of PRICING_BODY_COMPONENTS) {
-    if (name in schemas) schemas[name] = pricingWriteSchema
+  for (const [name, schema] of documentedBodies) {
+    if (name in schemas) schemas[name] = schema
   }
   return { ...spec, components: { ...spec.components, schemas }, servers: [{ url: baseUrl }] }
 }

@@ -7,6 +7,7 @@ import { OperatorAuth, RequestFailures } from "../middleware/definitions.js"
 import { refuseUnknownMembers } from "./parse-options.js"
 import { parsedJson } from "./parsed-json.js"
 import { ResourceIdParam } from "../resource-id.js"
+import { PricingDocumentV3 } from "../../domain/pricing/schema-v3.js"
 
 const NonEmpty = Schema.String.check(Schema.isMinLength(1))
 const Id = Schema.Int.check(Schema.isGreaterThan(0))
@@ -131,7 +132,7 @@ export class OperatorApi extends HttpApiGroup.make("operator")
         pricing_model: Schema.Literals(PricingModel.values),
         active: Schema.optionalKey(Schema.Boolean),
         // A v3 pricing document, checked by the pricing validator once the customiser exists.
-        pricing: Schema.optionalKey(parsedJson("OperatorPricingDocument"))
+        pricing: Schema.optionalKey(parsedJson("OperatorPricingDocument", PricingDocumentV3))
       }),
       success: CustomiserV3.pipe(HttpApiSchema.status(201))
     }),

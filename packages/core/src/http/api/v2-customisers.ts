@@ -35,7 +35,7 @@ export class V2CustomisersApi extends HttpApiGroup.make("v2Customisers")
     HttpApiEndpoint.put("putPricing", "/customisers/:customiser/pricing", {
       params,
       // Checked by the v2 pricing validator, which knows the stored customiser (see v3-customisers.ts).
-      payload: parsedJson("PricingPutBodyV2"),
+      payload: parsedJson("PricingPutBodyV2", Schema.Struct({ pricing: PricingDocumentV2 })),
       success: Schema.Struct({ pricing: PricingDocumentV2 })
     })
       .annotate(RequiredScope, "pricing:write")

@@ -11,14 +11,12 @@ import { ResourceIdParam } from "../resource-id.js"
 
 const params = { customiser_id: ResourceIdParam("customiser") }
 
-// Pricing bodies are checked by the pricing validator, not by the endpoint schema: only the
-// validator knows the stored customiser (read-only guards, model consistency) and it reports every
-// fault of a document in one answer. The schema is attached for the OpenAPI document only.
-const pricingBody = parsedJson("PricingDocumentWrite")
+// Pricing bodies are checked by the pricing validator, which refuses undeclared members.
+const pricingBody = parsedJson("PricingDocumentWrite", PricingDocumentV3)
 // RFC 7396 names its own media type; plain JSON is accepted too, as most clients send it.
 const mergePatchBody = [
   pricingBody,
-  parsedJson("PricingMergePatch").pipe(
+  parsedJson("PricingMergePatch", PricingDocumentV3).pipe(
     HttpApiSchema.asJson({ contentType: "application/merge-patch+json" })
   )
 ]
