@@ -167,7 +167,7 @@ export const layerApp = (
   const agent = location.separateOrigin ? Layer.empty : layerAgentRoutes(location, agentTools)
   const routes = [
     ...apiRouteTable(SigncraftApi),
-    ...docsRouteTable,
+    ...docsRouteTable(options.settings),
     ...oauthRouteTable,
     ...(location.separateOrigin ? [] : agentRouteTable(location))
   ]

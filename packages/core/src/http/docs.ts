@@ -1,73 +1,80 @@
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { OpenApi } from "effect/http-api"
-import { SigncraftApi } from "./api/index.js"
-import { documentedPayloads } from "./api/parsed-json.js"
-import { PROBLEM_CODES } from "./failure-table.js"
-import { Settings } from "../services/settings.js"
+import { HttpApiScalar } from "effect/http-api"
+import { NotFound } from "../domain/errors.js"
+import { type ServiceSettings, Settings } from "../services/settings.js"
+import { OperatorDocsApi, openApiDocument, operatorOpenApiDocument, PublicDocsApi } from "./docs/documents.js"
+import { docPage, problemIndexPage, problemPage } from "./docs/pages.js"
+import { PROBLEM_CODES, type ProblemCode } from "./failure-table.js"
 import type { RouteEntry } from "./route-table.js"
 
-const escapeHtml = (text: string): string =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
+export { openApiDocument } from "./docs/documents.js"
 
-type Operation = { readonly summary?: string; readonly description?: string; readonly operationId?: string }
+// Scalar renders the reference in the browser from the document inlined in the page. Its
+// defaults load fonts from its own host and report telemetry; the page must work offline and
+// talk to no host but this one.
+const scalar = {
+  withDefaultFonts: false,
+  telemetry: false,
+  defaultOpenAllTags: true,
+  hideClientButton: true
+} as const
 
-// Bodies checked by a domain validator are opaque JSON to HttpApi; the document shows the schema
-// each validator enforces instead, undeclared members refused included.
-const documentedBodies = [...documentedPayloads(SigncraftApi)].map(([name, schema]) =>
-  [name, Schema.toJsonSchemaDocument(schema, { onExcessProperty: "error" }).schema] as const
-)
+const migrationPage = (baseUrl: string): string =>
+  docPage(
+    baseUrl,
+    "Migrating from v2",
+    "<p>The v2 and unversioned operations are deprecated since 22 July 2026 and sunset on 22 January 2027. Move reads first, then writes, one generation per logical write, with an <code>Idempotency-Key</code> on every v3 write.</p>"
+  )
 
-/** The OpenAPI 3.1 document, generated from the same schemas that validate requests. */
-export const openApiDocument = (baseUrl: string) => {
-  const spec = OpenApi.fromApi(SigncraftApi)
-  const schemas: Record<string, unknown> = { ...spec.components.schemas }
-  for (const [name, schema] of documentedBodies) {
-    if (name in schemas) schemas[name] = schema
-  }
-  return { ...spec, components: { ...spec.components, schemas }, servers: [{ url: baseUrl }] }
-}
+const webhooksPage = (baseUrl: string): string =>
+  docPage(baseUrl, "Webhooks", "<p>Deliveries are signed; see the API reference for the subscription operations.</p>")
 
-// A self-contained reference page (no scripts, no CDN): the operations, then the problem codes.
-const referencePage = (baseUrl: string): string => {
-  const spec = openApiDocument(baseUrl)
-  const rows: Array<string> = []
-  for (const [path, item] of Object.entries(spec.paths)) {
-    for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
-      if (typeof op !== "object" || op === null) continue
-      rows.push(
-        `<tr><td><code>${method.toUpperCase()}</code></td><td><code>${escapeHtml(path)}</code></td><td>${
-          escapeHtml(op.summary ?? op.operationId ?? "")
-        }</td></tr>`
-      )
-    }
-  }
-  const problems = PROBLEM_CODES.map((code) => `<li id="${code}"><code>${code}</code></li>`).join("")
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>signcraft API reference</title>
-<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}td{padding:.25rem .75rem;border-bottom:1px solid #ddd}</style>
-</head><body><h1>signcraft API reference</h1>
-<p>Machine-readable: <a href="${baseUrl}/api/v3/openapi.json">OpenAPI 3.1 document</a>.</p>
-<h2>Operations</h2><table><tbody>${rows.join("")}</tbody></table>
-<h2 id="problems">Problem codes</h2><p>Every v3 error is an <code>application/problem+json</code> document; branch on <code>code</code>.</p><ul>${problems}</ul>
-<h2 id="migration">Migrating from v2</h2><p>The v2 and unversioned operations are deprecated since 22 July 2026 and sunset on 22 January 2027. Move reads first, then writes, one generation per logical write, with an <code>Idempotency-Key</code> on every v3 write.</p>
-</body></html>`
-}
-
-// The reference page and its sub-pages (problem types, migration guide).
-const PAGE_PATHS = ["/docs", "/docs/problems", "/docs/migration"] as const
+const PUBLIC_PAGES = ["/docs", "/docs/problems", "/docs/problems/:code", "/docs/migration", "/docs/webhooks"] as const
+const OPERATOR_PAGES = ["/docs/operator", "/docs/operator/openapi.json"] as const
 const OPENAPI_PATH = "/api/v3/openapi.json" as const
 
-/** The documentation routes (method and path), for 405 answers. */
-export const docsRouteTable: ReadonlyArray<RouteEntry> = [OPENAPI_PATH, ...PAGE_PATHS].map((path): RouteEntry => ({ method: "GET", path }))
+/** The documentation routes (method and path), for 405 answers; the operator's only when it is served. */
+export const docsRouteTable = (settings: ServiceSettings): ReadonlyArray<RouteEntry> =>
+  [OPENAPI_PATH, ...PUBLIC_PAGES, ...(settings.operatorToken === undefined ? [] : OPERATOR_PAGES)].map((path): RouteEntry => ({
+    method: "GET",
+    path
+  }))
 
-/** `/api/v3/openapi.json`, `/docs` and its sub-pages (problem types, migration guide). */
+const html = (page: string) => HttpServerResponse.text(page, { contentType: "text/html; charset=utf-8" })
+const json = (document: unknown) => HttpServerResponse.text(JSON.stringify(document), { contentType: "application/json" })
+
+const isProblemCode = (code: string): code is ProblemCode => (PROBLEM_CODES as ReadonlyArray<string>).includes(code)
+
+/**
+ * `/api/v3/openapi.json`, the interactive reference at `/docs` (Scalar, inline, offline), the
+ * problem type pages, the migration guide and the webhooks guide; with `OPERATOR_TOKEN` set, the
+ * operator API's reference at `/docs/operator`.
+ */
 export const layerDocs = Layer.unwrap(Effect.gen(function*() {
   const settings = yield* Settings
-  const json = JSON.stringify(openApiDocument(settings.baseUrl))
-  const html = referencePage(settings.baseUrl)
-  const page = HttpServerResponse.text(html, { contentType: "text/html; charset=utf-8" })
+  const { baseUrl } = settings
+  const problems = new Map(PROBLEM_CODES.map((code) => [code, html(problemPage(baseUrl, code))]))
+  const problemRoute = HttpRouter.add(
+    "GET",
+    "/docs/problems/:code",
+    Effect.flatMap(HttpRouter.params, (params) => {
+      const code = params.code ?? ""
+      const page = isProblemCode(code) ? problems.get(code) : undefined
+      return page === undefined ? Effect.fail(new NotFound({ resource: "problem type" })) : Effect.succeed(page)
+    })
+  )
+  const operator = settings.operatorToken === undefined ? [] : [
+    HttpApiScalar.layer(OperatorDocsApi, { path: "/docs/operator", scalar }),
+    HttpRouter.add("GET", "/docs/operator/openapi.json", json(operatorOpenApiDocument(baseUrl)))
+  ]
   return Layer.mergeAll(
-    HttpRouter.add("GET", OPENAPI_PATH, HttpServerResponse.text(json, { contentType: "application/json" })),
-    ...PAGE_PATHS.map((path) => HttpRouter.add("GET", path, page))
+    HttpApiScalar.layer(PublicDocsApi, { path: "/docs", scalar }),
+    HttpRouter.add("GET", OPENAPI_PATH, json(openApiDocument(baseUrl))),
+    HttpRouter.add("GET", "/docs/problems", html(problemIndexPage(baseUrl))),
+    problemRoute,
+    HttpRouter.add("GET", "/docs/migration", html(migrationPage(baseUrl))),
+    HttpRouter.add("GET", "/docs/webhooks", html(webhooksPage(baseUrl))),
+    ...operator
   )
 }))

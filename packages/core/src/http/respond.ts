@@ -4,7 +4,7 @@ import { jsonRpcErrorBody, oauthErrorBody } from "./protocol-errors.js"
 import type { RequestInfo } from "./request-info.js"
 
 /** The URL of the documentation page of a problem code (`type` of a problem document). */
-export const problemTypeUrl = (baseUrl: string, code: string): string => `${baseUrl}/docs/problems#${code}`
+export const problemTypeUrl = (baseUrl: string, code: string): string => `${baseUrl}/docs/problems/${code}`
 
 /** The v3 problem document for a failure. */
 export const problemBody = (d: FailureDescription, info: RequestInfo) => ({

@@ -83,5 +83,4 @@ export class OperatorCommerceApi extends HttpApiGroup.make("operatorCommerce")
   .prefix("/operator/v1")
   .annotate(...refuseUnknownMembers)
   .annotate(OpenApi.Title, "Operator: integrations and imports")
-  .annotate(OpenApi.Exclude, true)
 {}

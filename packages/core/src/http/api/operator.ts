@@ -150,5 +150,4 @@ export class OperatorApi extends HttpApiGroup.make("operator")
   .prefix("/operator/v1")
   .annotate(...refuseUnknownMembers)
   .annotate(OpenApi.Title, "Operator")
-  .annotate(OpenApi.Exclude, true)
 {}

@@ -39,5 +39,4 @@ export class StorefrontDesignsApi extends HttpApiGroup.make("storefrontDesigns")
   .middleware(PublicAccess)
   .prefix("/storefront/v1")
   .annotate(OpenApi.Title, "Storefront: designs")
-  .annotate(OpenApi.Exclude, true)
 {}

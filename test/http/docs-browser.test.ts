@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { browserLeg, CHROMIUM_FLAGS } from "../support/chromium.js"
+import { embeddedVariant, type TestDatabase } from "../support/databases.js"
+import { startLoopbackServer } from "../support/loopback.js"
+
+const browser = browserLeg()
+
+type Spec = { readonly paths: Record<string, Record<string, { readonly summary?: string; readonly operationId?: string }>> }
+
+describe.skipIf("skip" in browser)("the API reference in a real browser", () => {
+  let db: TestDatabase
+  let server: Awaited<ReturnType<typeof startLoopbackServer>>
+
+  beforeAll(async () => {
+    db = await embeddedVariant.create()
+    server = await startLoopbackServer(db.config, { operatorToken: undefined })
+  })
+  afterAll(async () => {
+    await server.dispose()
+    await db.cleanup()
+  })
+
+  it("renders every operation of the document at /docs, asking no other host for anything", async () => {
+    const spec: Spec = await (await fetch(`${server.url}/api/v3/openapi.json`)).json()
+    const summaries = Object.values(spec.paths).flatMap((item) =>
+      Object.values(item).flatMap((operation) => (operation.summary === undefined ? [] : [operation.summary]))
+    )
+    expect(summaries.length).toBeGreaterThan(10)
+
+    const { chromium } = await import("playwright-core")
+    const profile = mkdtempSync(join(tmpdir(), "signcraft-chromium-"))
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: "executablePath" in browser ? browser.executablePath : "",
+      args: [...CHROMIUM_FLAGS],
+      headless: true
+    })
+    const foreign: Array<string> = []
+    try {
+      // Every request leaves through here: anything not for this server is recorded and refused.
+      await context.route("**/*", (route) => {
+        const url = route.request().url()
+        if (url.startsWith(server.url) || url.startsWith("data:") || url.startsWith("blob:")) return route.continue()
+        foreign.push(url)
+        return route.abort()
+      })
+      const page = await context.newPage()
+      await page.goto(`${server.url}/docs`)
+      await page.waitForFunction(
+        // biome-ignore lint/performance/useDomNodeTextContent: only text the page shows counts as rendered
+        (expected) => expected.every((summary) => document.body.innerText.includes(summary)),
+        summaries,
+        { timeout: 60_000 }
+      )
+      // biome-ignore lint/performance/useDomNodeTextContent: only text the page shows counts as rendered
+      const text = await page.evaluate(() => document.body.innerText)
+      for (const summary of summaries) expect(text).toContain(summary)
+    } finally {
+      await context.close()
+      rmSync(profile, { recursive: true, force: true })
+    }
+    expect(foreign).toEqual([])
+  })
+})
