@@ -13,6 +13,11 @@ export interface RequestInfo {
   /** The public URL of this request (`links.self`), on the configured base URL. */
   readonly selfUrl: string
   readonly clientIp: string
+  /**
+   * Headers inner layers want on whatever response this request gets, errors included (the
+   * key's quota, say); the router middleware adds them last.
+   */
+  readonly responseHeaders: Map<string, string>
 }
 
 /** A fresh request id, `req_` and 24 base62 characters. */
@@ -23,7 +28,7 @@ export const newRequestId = (): string => `req_${randomBase62Pooled(24)}`
  * a reference (with a stand-in default) so handlers can read it without declaring it.
  */
 export const CurrentRequest = Context.Reference<RequestInfo>("signcraft/CurrentRequest", {
-  defaultValue: () => ({ requestId: newRequestId(), generation: "system", baseUrl: "", selfUrl: "", clientIp: "unknown" })
+  defaultValue: () => ({ requestId: newRequestId(), generation: "system", baseUrl: "", selfUrl: "", clientIp: "unknown", responseHeaders: new Map() })
 })
 
 /**

@@ -131,7 +131,8 @@ export const layerRouterMiddleware = (
           baseUrl: settings.baseUrl,
           selfUrl: settings.baseUrl + request.url,
           // Hosts that are not node:http (adapters) hand the peer address over as ClientAddress.
-          clientIp: Option.getOrElse(request.remoteAddress, () => Context.get(context, ClientAddress) ?? "unknown")
+          clientIp: Option.getOrElse(request.remoteAddress, () => Context.get(context, ClientAddress) ?? "unknown"),
+          responseHeaders: new Map()
         }
         const route = Context.getOption(context, HttpRouter.RouteContext)
         return { request, pathname, info, route }
@@ -144,9 +145,10 @@ export const layerRouterMiddleware = (
       ) => {
         const { request, pathname, info, route } = started
         const normalised = normaliseFrameworkError(response, info)
+        const answered = info.responseHeaders.size === 0 ? normalised : HttpServerResponse.setHeaders(normalised, info.responseHeaders)
         const final = info.generation === "legacy"
-          ? HttpServerResponse.setHeaders(normalised, { "x-request-id": info.requestId, ...legacyHeaders })
-          : HttpServerResponse.setHeader(normalised, "x-request-id", info.requestId)
+          ? HttpServerResponse.setHeaders(answered, { "x-request-id": info.requestId, ...legacyHeaders })
+          : HttpServerResponse.setHeader(answered, "x-request-id", info.requestId)
         log({
           level: "info",
           request_id: info.requestId,

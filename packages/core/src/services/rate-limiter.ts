@@ -2,6 +2,12 @@ import { Clock, Context, Effect, Layer, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import { Settings } from "./settings.js"
 
+/** What is left of a quota's window, as this process knows it. */
+export interface QuotaState {
+  readonly remaining: number
+  readonly resetSeconds: number
+}
+
 /** The outcome of asking a quota for one request. */
 export type Admission =
   | { readonly _tag: "Admitted" }
@@ -18,6 +24,8 @@ const LEASE_FRACTION = 8
 
 interface WindowState {
   readonly windowStart: number
+  /** The window's count in the database when this process last leased from it. */
+  used: number
   tokens: number
   exhausted: boolean
   lease: number
@@ -48,6 +56,12 @@ export class RateLimiter extends Context.Service<RateLimiter, {
   readonly takeHeldUnsafe: (bucket: string, limit: number, windowSeconds: number, now: number) => Admission | undefined
   /** Whether this process holds a spare token of `bucket`'s window at time `now` (spends nothing). */
   readonly holdsToken: (bucket: string, windowSeconds: number, now: number) => boolean
+  /**
+   * What is left of `bucket`'s window at time `now`: the database's count at this process's last
+   * lease, less the tokens it still holds. Other processes' unspent leases count as used, so the
+   * figure is never more than what every process together will admit.
+   */
+  readonly quotaState: (bucket: string, limit: number, windowSeconds: number, now: number) => QuotaState
   /** Admits at most one request per `intervalSeconds`, measured from the last admitted one. */
   readonly cooldown: (bucket: string, intervalSeconds: number) => Effect.Effect<Admission>
   /** Drops the counters of windows that ended before `olderThanMs`. */
@@ -84,6 +98,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
         if (current !== undefined && current.windowStart === windowStart) return current
         const fresh: WindowState = {
           windowStart,
+          used: 0,
           tokens: 0,
           exhausted: false,
           lease: nextLease(limit, 0),
@@ -107,6 +122,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
           for (const amount of state.lease > 1 ? [Math.min(state.lease, limit), 1] : [1]) {
             const used = yield* lease(bucket, state.windowStart, amount, limit)
             if (used !== undefined) {
+              state.used = used
               state.tokens += amount - 1
               state.lease = nextLease(limit, used)
               return { _tag: "Admitted" } as const
@@ -139,6 +155,16 @@ export class RateLimiter extends Context.Service<RateLimiter, {
         const state = windows.get(bucket)
         const windowMs = windowSeconds * 1000
         return state !== undefined && state.tokens > 0 && state.windowStart === Math.floor(now / windowMs) * windowMs
+      }
+
+      const quotaState = (bucket: string, limit: number, windowSeconds: number, now: number): QuotaState => {
+        const windowMs = windowSeconds * 1000
+        const windowStart = Math.floor(now / windowMs) * windowMs
+        const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000))
+        const state = windows.get(bucket)
+        if (state === undefined || state.windowStart !== windowStart) return { remaining: limit, resetSeconds }
+        const remaining = state.exhausted ? state.tokens : limit - state.used + state.tokens
+        return { remaining: Math.max(0, Math.min(limit, remaining)), resetSeconds }
       }
 
       const take = (bucket: string, limit: number, windowSeconds: number) =>
@@ -183,7 +209,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
       const admitIpHeldUnsafe = (ip: string, now: number): Admission | undefined =>
         holdsToken(ipBucket(ip), 60, now) ? takeHeldUnsafe(ipBucket(ip), rateLimitPerIpPerMinute, 60, now) : undefined
 
-      return RateLimiter.of({ take, takeHeldUnsafe, holdsToken, cooldown, prune, admitIp, admitIpHeldUnsafe })
+      return RateLimiter.of({ take, takeHeldUnsafe, holdsToken, quotaState, cooldown, prune, admitIp, admitIpHeldUnsafe })
     })
   )
 }

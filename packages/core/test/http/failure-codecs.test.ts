@@ -49,7 +49,8 @@ const info: RequestInfo = {
   generation: "v3",
   baseUrl: "https://api.example",
   selfUrl: "https://api.example/api/v3/x",
-  clientIp: "127.0.0.1"
+  clientIp: "127.0.0.1",
+  responseHeaders: new Map()
 }
 
 // The body of an encoded error, whether or not its status also carries headers.

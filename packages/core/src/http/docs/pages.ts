@@ -27,7 +27,8 @@ const EXAMPLE_REQUEST: RequestInfo = {
   generation: "v3",
   baseUrl: "",
   selfUrl: "",
-  clientIp: ""
+  clientIp: "",
+  responseHeaders: new Map()
 }
 
 /** The page of one problem code: meaning, status, when it happens, how to recover, an example. */

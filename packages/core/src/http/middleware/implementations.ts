@@ -96,18 +96,31 @@ const makeApiKeyAuth = Effect.gen(function*() {
     settings.environment !== "production" && principal.mode === "test" &&
     request.headers[DIAGNOSTIC_HEADER]?.toLowerCase() === "true"
 
+  // Every v3 answer to a known key tells what is left of its quota (operating contract 5.4,
+  // the IETF httpapi RateLimit header fields draft), errors included.
+  const policy = `"key";q=${settings.rateLimitPerKeyPerMinute};w=60`
+  const announceQuota = (info: RequestInfo, principal: ApiKeyPrincipal, now: number): void => {
+    if (info.generation !== "v3") return
+    const { remaining, resetSeconds } = limiter.quotaState(`key:${principal.keyId}`, settings.rateLimitPerKeyPerMinute, 60, now)
+    info.responseHeaders.set("ratelimit-policy", policy)
+    info.responseHeaders.set("ratelimit", `"key";r=${remaining};t=${resetSeconds}`)
+  }
+
   // The checks after the key is known: its quota (or the diagnostic bucket), the
   // endpoint's scope, deprecated-usage counting, then the endpoint itself.
   const admit = (
     httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, CurrentPrincipal>,
     principal: ApiKeyPrincipal,
     request: HttpServerRequest.HttpServerRequest,
-    endpointRules: EndpointRules
+    endpointRules: EndpointRules,
+    info: RequestInfo,
+    clock: Clock.Clock
   ) => {
     const admission = isDiagnostic(principal, request)
       ? limiter.cooldown(`diagnostic:${principal.keyId}`, 5)
       : limiter.take(`key:${principal.keyId}`, settings.rateLimitPerKeyPerMinute, 60)
     return Effect.flatMap(admission, (admitted): Served<HttpRouter.Provided, KeyFailure> => {
+      announceQuota(info, principal, clock.currentTimeMillisUnsafe())
       if (admitted._tag === "Limited") return Effect.fail(new RateLimited({ retryAfter: admitted.retryAfterSeconds }))
       const { accepted, operation } = endpointRules
       if (!allowsAny(principal, accepted)) {
@@ -138,6 +151,7 @@ const makeApiKeyAuth = Effect.gen(function*() {
     const keyBucket = `key:${principal.keyId}`
     if (!limiter.holdsToken(keyBucket, 60, now) || limiter.admitIpHeldUnsafe(info.clientIp, now) === undefined) return undefined
     limiter.takeHeldUnsafe(keyBucket, settings.rateLimitPerKeyPerMinute, 60, now)
+    announceQuota(info, principal, now)
     return principal
   }
 
@@ -147,11 +161,15 @@ const makeApiKeyAuth = Effect.gen(function*() {
     info: RequestInfo,
     presented: string,
     request: HttpServerRequest.HttpServerRequest,
-    endpointRules: EndpointRules
+    endpointRules: EndpointRules,
+    clock: Clock.Clock
   ): Served<HttpRouter.Provided, KeyFailure> =>
     Effect.flatMap(perIpQuota(limiter, info), () => {
       if (presented === "") return Effect.fail(new MissingCredential({ kind: "api_key" }))
-      return Effect.flatMap(credentials.verify(presented), (principal) => admit(httpEffect, principal, request, endpointRules))
+      return Effect.flatMap(
+        credentials.verify(presented),
+        (principal) => admit(httpEffect, principal, request, endpointRules, info, clock)
+      )
     })
 
   const middleware: ApiKeyMiddleware = {
@@ -164,7 +182,7 @@ const makeApiKeyAuth = Effect.gen(function*() {
           const endpointRules = rulesOf(endpoint)
           const principal = heldAdmission(info, presented, request, endpointRules, clock.currentTimeMillisUnsafe())
           return principal === undefined
-            ? checked(httpEffect, info, presented, request, endpointRules)
+            ? checked(httpEffect, info, presented, request, endpointRules, clock)
             : Effect.provideService(httpEffect, CurrentPrincipal, principal)
         })
       )
