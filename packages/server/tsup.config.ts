@@ -1,11 +1,3 @@
-import { defineConfig } from "tsup"
+import { packageBuild } from "../../tsup.base.js"
 
-export default defineConfig({
-  entry: ["src/index.ts", "src/bin.ts"],
-  format: ["esm"],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: "node20",
-  tsconfig: "../../tsconfig.build.json"
-})
+export default packageBuild(["src/index.ts", "src/bin.ts"])
