@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { verifyWebhook } from "../../packages/core/src/domain/webhooks/signature.js"
-import { OutboundHttp, type OutboundRequest } from "../../packages/core/src/services/outbound-http.js"
+import { OutboundHttp, type OutboundRequest, type OutboundResponse } from "../../packages/core/src/services/outbound-http.js"
 import { startCommerceApp } from "../support/commerce.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 
@@ -13,19 +13,22 @@ describe.each(databaseVariants())("an app built with another OutboundHttp layer 
   let db: TestDatabase
   let app: Awaited<ReturnType<typeof startCommerceApp>>
   const sent: Array<{ readonly url: string; readonly request: OutboundRequest }> = []
+  const attempts: Array<string> = []
+  let callbackAnswer: OutboundResponse = { status: 200, body: JSON.stringify({ external_id: "stub_42" }), bodyRead: "whole" }
   const stub = Layer.succeed(OutboundHttp, OutboundHttp.of({
     post: (url, request) =>
       Effect.sync(() => {
         sent.push({ url, request })
-        return url === CALLBACK_URL
-          ? { status: 200, body: JSON.stringify({ external_id: "stub_42" }), bodyRead: "whole" as const }
-          : { status: 204, body: "", bodyRead: "whole" as const }
+        return url === CALLBACK_URL ? callbackAnswer : { status: 204, body: "cut", bodyRead: "capped" as const }
       })
   }))
 
   beforeAll(async () => {
     db = await variant.create()
-    app = await startCommerceApp(db.config, {}, { outboundHttp: stub, deliveryWorker: { pollIntervalMs: 20 } })
+    app = await startCommerceApp(db.config, {}, { outboundHttp: stub, deliveryWorker: {
+      pollIntervalMs: 20,
+      onAttempt: (_claim, result) => attempts.push(result.next._tag)
+    } })
   })
   afterAll(async () => {
     await app.dispose()
@@ -54,9 +57,25 @@ describe.each(databaseVariants())("an app built with another OutboundHttp layer 
     expect(verifyWebhook(signed).ok).toBe(true)
 
     const deadline = Date.now() + 5000
-    while (!sent.some((s) => s.url === SUBSCRIBER_URL) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    while (attempts.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
     const delivery = sent.find((s) => s.url === SUBSCRIBER_URL)
     expect(delivery?.request.body).toBe(callback?.request.body)
     expect(delivery?.request.headers["x-webhook-id"]).toBe(callback?.request.headers["x-webhook-id"])
+    // Only the status counts for a delivery: a 2xx whose body was cut at the cap delivered it.
+    expect(attempts).toEqual(["Delivered"])
+  })
+
+  it("fails the callback on an answer cut at the cap or broken off, even with an external_id", async () => {
+    const store = await app.seedStore({ scopes: ["webhooks:write"] })
+    const customiserId = await app.seedCustomiser(store.storeId)
+    const integration = await app.operator("POST", `/stores/${store.storeId}/integrations`, { create_product_url: CALLBACK_URL })
+    const design = { integration_id: integration.body.id, title: "OPEN", price: 24900, currency: "USD" }
+    for (const [bodyRead, reason] of [["capped", "response_too_large"], ["broken", "network"]] as const) {
+      callbackAnswer = { status: 200, body: JSON.stringify({ external_id: "stub_43" }), bodyRead }
+      const res = await app.call("POST", `/storefront/v1/customisers/${customiserId}/designs`, { body: design })
+      expect(res.status, bodyRead).toBe(502)
+      expect(res.body.code).toBe("integration_callback_failed")
+      expect(res.body.detail).toContain(`(${reason})`)
+    }
   })
 })
