@@ -23,6 +23,7 @@ import { layerWebhookServices } from "../packages/core/src/app.js"
 import { sampleEventPayload } from "../packages/core/src/domain/webhooks/topics.js"
 import { DeliveryWorker } from "../packages/core/src/services/delivery-worker.js"
 import { Identity } from "../packages/core/src/services/identity.js"
+import { OutboundHttp } from "../packages/core/src/services/outbound-http.js"
 import { Outbox } from "../packages/core/src/services/outbox.js"
 import { defaultSettings, Settings } from "../packages/core/src/services/settings.js"
 import { WebhookSubscriptions } from "../packages/core/src/services/webhook-subscriptions.js"
@@ -65,7 +66,7 @@ const runBench = async (name: string, database: DatabaseConfig) => {
   let delivered = 0
   let recording = false
   const settings = Layer.succeed(Settings, defaultSettings({ environment: "test" }))
-  const services = Layer.mergeAll(layerWebhookServices, Identity.layer).pipe(
+  const services = Layer.mergeAll(layerWebhookServices, Identity.layer, OutboundHttp.layer).pipe(
     Layer.provideMerge(layerDatabase(database)),
     Layer.provideMerge(settings)
   )

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { layerWebhookServices } from "../../packages/core/src/app.js"
 import { sampleEventPayload } from "../../packages/core/src/domain/webhooks/topics.js"
 import { DeliveryWorker } from "../../packages/core/src/services/delivery-worker.js"
+import { OutboundHttp } from "../../packages/core/src/services/outbound-http.js"
 import { Outbox } from "../../packages/core/src/services/outbox.js"
 import { defaultSettings, Settings } from "../../packages/core/src/services/settings.js"
 import { layerDatabase } from "../../packages/core/src/storage/database.js"
@@ -66,7 +67,7 @@ describe.skipIf(url === undefined || url === "")("two delivery workers on one Po
     if (db.config._tag !== "Postgres") throw new Error("PostgreSQL only")
     return ManagedRuntime.make(
       worker.pipe(
-        Layer.provide(layerWebhookServices),
+        Layer.provide(Layer.merge(layerWebhookServices, OutboundHttp.layer)),
         Layer.provide(layerDatabase({ _tag: "Postgres", url: db.config.url, maxConnections: 4 })),
         Layer.provide(settings)
       )

@@ -55,6 +55,7 @@ import { Orders } from "./services/orders.js"
 import { Products } from "./services/products.js"
 import { DeliveryUrlGuard } from "./services/delivery-url-guard.js"
 import { type DeliveryWorkerOptions, layerDeliveryLoop } from "./services/delivery-worker.js"
+import { OutboundHttp } from "./services/outbound-http.js"
 import { Quotes } from "./services/quotes.js"
 import { WebhookDeliveries } from "./services/webhook-deliveries.js"
 import { WebhookSubscriptions } from "./services/webhook-subscriptions.js"
@@ -142,6 +143,8 @@ export interface AppOptions {
   readonly log?: RequestLogger
   /** When given, the app also runs a webhook delivery worker for as long as it lives. */
   readonly deliveryWorker?: DeliveryWorkerOptions
+  /** How the app calls receivers and integrations; `OutboundHttp.layer` (node:http, the deployment's URL policy) by default. */
+  readonly outboundHttp?: Layer.Layer<OutboundHttp, never, Settings>
 }
 
 /**
@@ -154,6 +157,7 @@ export const layerApp = (
 ) => {
   const settings = Layer.succeed(Settings, options.settings)
   const services = layerAllServices.pipe(
+    Layer.provideMerge(options.outboundHttp ?? OutboundHttp.layer),
     Layer.provideMerge(database),
     Layer.provideMerge(settings)
   )
@@ -195,6 +199,7 @@ export const layerAgentApp = (
 ) => {
   const settings = Layer.succeed(Settings, options.settings)
   const services = layerAllServices.pipe(
+    Layer.provideMerge(options.outboundHttp ?? OutboundHttp.layer),
     Layer.provideMerge(database),
     Layer.provideMerge(settings)
   )

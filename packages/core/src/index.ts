@@ -60,9 +60,19 @@ export * as webhooks from "./domain/webhooks/index.js"
 export * as pricing from "./domain/pricing/index.js"
 export * from "./domain/enums.js"
 export { applyMergePatch } from "./domain/merge-patch.js"
-export { DeliveryFailed, postJsonDelivery, type DeliveryRequest, type DeliveryResponse } from "./services/delivery-http.js"
+export {
+  OUTBOUND_MAX_RESPONSE_BYTES,
+  OUTBOUND_TIMEOUT_MS,
+  OutboundHttp,
+  OutboundHttpFailed,
+  outboundPolicy,
+  type OutboundHttpOptions,
+  type OutboundPolicy,
+  type OutboundRequest,
+  type OutboundResponse
+} from "./services/outbound-http.js"
 export { Analytics } from "./services/analytics.js"
-export { Designs, CALLBACK_TIMEOUT_MS, type AcceptedDesign, type FinishedDesign } from "./services/designs.js"
+export { Designs, type AcceptedDesign, type FinishedDesign } from "./services/designs.js"
 export { Integrations, newSigningSecret, type IntegrationRecord } from "./services/integrations.js"
 export { Orders, toOrderRecord, type ImportedOrder, type OrderSource, type OrderWriteOptions, type StoredLineItem, type StoredOrder } from "./services/orders.js"
 export { Products, toProductRecord, type ImportedProduct, type NewProduct, type ProductDetails, type ProductKind, type StoredProduct } from "./services/products.js"

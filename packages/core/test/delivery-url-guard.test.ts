@@ -1,10 +1,10 @@
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Result } from "effect"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DeliveryUrlGuard, guardedLookup } from "../src/services/delivery-url-guard.js"
 import { defaultSettings, type Environment, Settings } from "../src/services/settings.js"
-import { postDelivery } from "../src/services/webhook-sender.js"
+import { OutboundHttp } from "../src/services/outbound-http.js"
 
 const check = (environment: Environment, url: string) =>
   Effect.runPromise(
@@ -13,6 +13,18 @@ const check = (environment: Environment, url: string) =>
       return yield* Effect.result(guard.check(url))
     }).pipe(Effect.provide(DeliveryUrlGuard.layer.pipe(Layer.provide(Layer.succeed(Settings, defaultSettings({ environment }))))))
   )
+
+// The connect-time half of the policy alone: any URL text passes, the lookup decides.
+const postThrough = (url: string, lookup: typeof guardedLookup | undefined, timeoutMs = 5000) =>
+  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const http = yield* OutboundHttp.make({ checkUrl: (raw) => Result.succeed(new URL(raw)), lookup }, { timeoutMs })
+    return yield* http.post(url, { body: "{}", headers: {} }).pipe(
+      Effect.match({
+        onSuccess: (answer) => ({ _tag: "Answered", status: answer.status }),
+        onFailure: (failure) => ({ _tag: "Failed", reason: failure.reason, error: failure.detail })
+      })
+    )
+  })))
 
 describe("DeliveryUrlGuard", () => {
   let port = 0
@@ -43,12 +55,10 @@ describe("DeliveryUrlGuard", () => {
 
   it("refuses at connection time when a name resolves to a forbidden address", async () => {
     const before = hits
-    const refused = await Effect.runPromise(
-      postDelivery(new URL(`http://localhost:${port}/`), "{}", {}, { lookup: guardedLookup, timeoutMs: 5000 })
-    )
-    expect(refused).toEqual({ _tag: "Failed", error: "EFORBIDDEN" })
+    const refused = await postThrough(`http://localhost:${port}/`, guardedLookup)
+    expect(refused).toEqual({ _tag: "Failed", reason: "forbidden_address", error: "EFORBIDDEN" })
     expect(hits).toBe(before)
-    const allowed = await Effect.runPromise(postDelivery(new URL(`http://localhost:${port}/`), "{}", {}, { timeoutMs: 5000 }))
+    const allowed = await postThrough(`http://localhost:${port}/`, undefined)
     expect(allowed).toEqual({ _tag: "Answered", status: 200 })
     expect(hits).toBe(before + 1)
   })
@@ -57,8 +67,8 @@ describe("DeliveryUrlGuard", () => {
     const silent = createServer(() => {})
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve))
     const silentPort = (silent.address() as AddressInfo).port
-    const outcome = await Effect.runPromise(postDelivery(new URL(`http://127.0.0.1:${silentPort}/`), "{}", {}, { timeoutMs: 150 }))
-    expect(outcome).toEqual({ _tag: "Failed", error: "timeout after 150 ms" })
+    const outcome = await postThrough(`http://127.0.0.1:${silentPort}/`, undefined, 150)
+    expect(outcome).toEqual({ _tag: "Failed", reason: "timeout", error: "timeout after 150 ms" })
     silent.closeAllConnections()
     await new Promise<void>((resolve) => silent.close(() => resolve()))
   })

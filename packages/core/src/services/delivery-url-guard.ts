@@ -35,13 +35,11 @@ const forbidden: DeliveryUrlFault = {
 /**
  * The delivery URL rule of the deployment (operating contract §1), applied when a subscription is
  * written and again by the worker before every attempt. In production names are resolved: every
- * address must be public, and the sender connects through {@link guardedLookup} so a name cannot
+ * address must be public, and OutboundHttp connects through {@link guardedLookup} so a name cannot
  * be re-pointed at an internal address between the check and the connection.
  */
 export class DeliveryUrlGuard extends Context.Service<DeliveryUrlGuard, {
   readonly check: (raw: string) => Effect.Effect<URL, DeliveryUrlFault>
-  /** The `lookup` outgoing requests must use; undefined outside production. */
-  readonly lookup: LookupFunction | undefined
 }>()("signcraft/DeliveryUrlGuard") {
   static readonly layer = Layer.effect(
     DeliveryUrlGuard,
@@ -49,7 +47,6 @@ export class DeliveryUrlGuard extends Context.Service<DeliveryUrlGuard, {
       const settings = yield* Settings
       const production = settings.environment === "production"
       return DeliveryUrlGuard.of({
-        lookup: production ? guardedLookup : undefined,
         check: (raw) =>
           Effect.gen(function*() {
             const judged = checkDeliveryUrl(raw, settings.environment)

@@ -4,9 +4,9 @@ import { randomBase62 } from "../domain/api-key.js"
 import { signatureHeaders } from "../domain/webhooks/signature.js"
 import { retryDelayMs, shouldGiveUp } from "../domain/webhooks/retry-schedule.js"
 import { DeliveryUrlGuard } from "./delivery-url-guard.js"
+import { OutboundHttp } from "./outbound-http.js"
 import { Settings } from "./settings.js"
 import { type AttemptResult, type ClaimedDelivery, WebhookDeliveries } from "./webhook-deliveries.js"
-import { DELIVERY_TIMEOUT_MS, postDelivery, type SendOutcome } from "./webhook-sender.js"
 
 /** Tuning of the delivery worker; the defaults suit the reference server. */
 export interface DeliveryWorkerOptions {
@@ -38,7 +38,10 @@ export interface DeliveryWorkerOptions {
  */
 export const webhookIdOf = (eventId: number): string => `evt_${eventId}`
 
-const USER_AGENT = "signcraft-webhooks/1"
+// What one POST to a receiver came to: a status (any body), or why there was none.
+type SendOutcome =
+  | { readonly _tag: "Answered"; readonly status: number }
+  | { readonly _tag: "Failed"; readonly error: string }
 
 /**
  * Sends due webhook deliveries: claims a batch, POSTs each signed body concurrently, records
@@ -60,6 +63,7 @@ export class DeliveryWorker extends Context.Service<DeliveryWorker, {
       Effect.gen(function*() {
         const settings = yield* Settings
         const guard = yield* DeliveryUrlGuard
+        const http = yield* OutboundHttp
         const deliveries = yield* WebhookDeliveries
         const batchSize = options.batchSize ?? 100
         const lanes = Math.max(1, options.lanes ?? 2)
@@ -73,16 +77,17 @@ export class DeliveryWorker extends Context.Service<DeliveryWorker, {
             const checked = yield* Effect.result(guard.check(claim.url))
             if (checked._tag === "Failure") return { _tag: "Failed", error: `url refused: ${checked.failure.detail}` } as const
             const headers = {
-              "content-type": "application/json",
-              "user-agent": USER_AGENT,
               "x-webhook-id": webhookIdOf(claim.eventId),
               "x-webhook-topic": claim.topic,
               ...signatureHeaders(claim.secret, claim.body, new Date())
             }
-            return yield* postDelivery(checked.success, claim.body, headers, {
-              timeoutMs: DELIVERY_TIMEOUT_MS,
-              lookup: guard.lookup
-            })
+            // Only the status counts: an answer cut short or too long still delivered the event.
+            return yield* http.post(claim.url, { headers, body: claim.body }).pipe(
+              Effect.match({
+                onSuccess: (answer): SendOutcome => ({ _tag: "Answered", status: answer.status }),
+                onFailure: (failure): SendOutcome => ({ _tag: "Failed", error: failure.detail })
+              })
+            )
           })
 
         const attempt = (claim: ClaimedDelivery) =>
@@ -142,7 +147,7 @@ export class DeliveryWorker extends Context.Service<DeliveryWorker, {
 
 /**
  * Runs a delivery worker for as long as the layer lives: closing the layer stops it after the
- * batch in hand. Needs the services of `layerServices` (database, settings).
+ * batch in hand. Needs the services of `layerServices` (database, settings) and `OutboundHttp`.
  */
 export const layerDeliveryLoop = (options: DeliveryWorkerOptions = {}) =>
   Layer.effectDiscard(

@@ -6,11 +6,10 @@ import { signatureHeaders } from "../domain/webhooks/signature.js"
 import type { V3Customisation } from "../domain/orders/v3-product.js"
 import { singleRow } from "../storage/rows.js"
 import { Customisers } from "./customisers.js"
-import { postJsonDelivery } from "./delivery-http.js"
 import { Integrations } from "./integrations.js"
+import { OutboundHttp } from "./outbound-http.js"
 import { Outbox } from "./outbox.js"
 import { Products, type StoredProduct, toProductRecord } from "./products.js"
-import { Settings } from "./settings.js"
 
 /** A shopper's finished design, as the storefront sends it (operating contract §3). */
 export interface FinishedDesign {
@@ -31,9 +30,6 @@ export interface AcceptedDesign {
   readonly product: StoredProduct
   readonly externalId: string
 }
-
-/** Longest the create-product URL may take (operating contract §4). */
-export const CALLBACK_TIMEOUT_MS = 10_000
 
 const externalIdOf = (body: string): string | undefined => {
   try {
@@ -65,11 +61,11 @@ export class Designs extends Context.Service<Designs, {
     Designs,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const settings = yield* Settings
       const customisers = yield* Customisers
       const integrations = yield* Integrations
       const products = yield* Products
       const outbox = yield* Outbox
+      const http = yield* OutboundHttp
 
       const storeCurrency = (storeId: number) =>
         sql<{ currency: string }>`SELECT currency FROM stores WHERE id = ${storeId}`.pipe(
@@ -109,18 +105,16 @@ export class Designs extends Context.Service<Designs, {
             const body = JSON.stringify(recorded.payload)
             const now = yield* Clock.currentTimeMillis
             const failed = (reason: string) => new IntegrationCallbackFailed({ productId: recorded.product.id, reason })
-            const answer = yield* postJsonDelivery({
-              url: integration.create_product_url,
+            const answer = yield* http.post(integration.create_product_url, {
               body,
               headers: {
                 ...signatureHeaders(integration.signing_secret, body, new Date(now)),
                 "x-webhook-id": `evt_${recorded.event.id}`,
-                "x-webhook-topic": "product:created",
-                "user-agent": "signcraft-webhooks/1"
-              },
-              environment: settings.environment,
-              timeoutMs: CALLBACK_TIMEOUT_MS
+                "x-webhook-topic": "product:created"
+              }
             }).pipe(Effect.mapError((error) => failed(error.reason)))
+            if (answer.bodyRead === "capped") return yield* failed("response_too_large")
+            if (answer.bodyRead === "broken") return yield* failed("network")
             if (answer.status !== 200) return yield* failed(`answered HTTP ${answer.status}`)
             const externalId = externalIdOf(answer.body)
             if (externalId === undefined) return yield* failed("the answer has no external_id")

@@ -1,0 +1,187 @@
+import { Context, Data, Effect, Layer, Result } from "effect"
+import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from "node:http"
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https"
+import type { LookupFunction } from "node:net"
+import { checkDeliveryUrl, type DeliveryUrlFault } from "../domain/delivery-url.js"
+import { guardedLookup } from "./delivery-url-guard.js"
+import { type Environment, Settings } from "./settings.js"
+
+/**
+ * Longest a receiver may take to answer, whole exchange included: webhook deliveries and the
+ * integration's create-product call alike (operating contract §4).
+ */
+export const OUTBOUND_TIMEOUT_MS = 10_000
+
+/** Most bytes of an answer's body that are read; receivers answer a small JSON object. */
+export const OUTBOUND_MAX_RESPONSE_BYTES = 64 * 1024
+
+const USER_AGENT = "signcraft-webhooks/1"
+
+/**
+ * Why a request got no answer. `reason` is safe to log and to show; `detail` is the URL fault's
+ * text, the socket's error code (e.g. `ECONNREFUSED`, `EFORBIDDEN` from the guarded lookup) or
+ * message, or the timeout, and is what a delivery attempt records.
+ */
+export class OutboundHttpFailed extends Data.TaggedError("OutboundHttpFailed")<{
+  readonly reason: "refused_url" | "forbidden_address" | "network" | "timeout"
+  readonly detail: string
+}> {}
+
+/**
+ * An HTTP answer, whatever its status (redirects are answers, never followed). `bodyRead` says
+ * whether `body` is the whole body, its first bytes up to the cap (the rest was refused), or what
+ * came before the connection broke; the status stands in every case.
+ */
+export interface OutboundResponse {
+  readonly status: number
+  readonly body: string
+  readonly bodyRead: "whole" | "capped" | "broken"
+}
+
+/** One POST of a JSON body. */
+export interface OutboundRequest {
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+/**
+ * Where requests may go: the URL text is judged before anything is sent, and `lookup` (when
+ * given) judges every resolved address when connecting, so a name cannot be re-pointed at an
+ * internal address between a check and the connection (DNS rebinding).
+ */
+export interface OutboundPolicy {
+  readonly checkUrl: (raw: string) => Result.Result<URL, DeliveryUrlFault>
+  readonly lookup: LookupFunction | undefined
+}
+
+/**
+ * The deployment's outbound policy (operating contract §1): in production https only, no
+ * internal names or addresses, every resolved address checked on connect; elsewhere plain HTTP
+ * to a local receiver is allowed. The one place to change when the policy changes.
+ */
+export const outboundPolicy = (environment: Environment): OutboundPolicy => ({
+  checkUrl: (raw) => {
+    const judged = checkDeliveryUrl(raw, environment)
+    return judged.ok ? Result.succeed(judged.url) : Result.fail(judged.fault)
+  },
+  lookup: environment === "production" ? guardedLookup : undefined
+})
+
+/** Tuning of the node:http client; the defaults are the operating contract's. */
+export interface OutboundHttpOptions {
+  readonly timeoutMs?: number
+  readonly maxResponseBytes?: number
+}
+
+const refused = (fault: DeliveryUrlFault) =>
+  new OutboundHttpFailed({ reason: fault.code === "forbidden_host" ? "forbidden_address" : "refused_url", detail: fault.detail })
+
+const readBody = (response: IncomingMessage, limit: number) =>
+  new Promise<{ readonly body: string; readonly bodyRead: OutboundResponse["bodyRead"] }>((resolve) => {
+    const chunks: Array<Buffer> = []
+    let size = 0
+    const settle = (bodyRead: OutboundResponse["bodyRead"]) =>
+      resolve({ body: Buffer.concat(chunks).toString("utf8"), bodyRead })
+    response.on("data", (chunk: Buffer) => {
+      if (size + chunk.length > limit) {
+        chunks.push(chunk.subarray(0, limit - size))
+        size = limit
+        response.destroy()
+        settle("capped")
+        return
+      }
+      size += chunk.length
+      chunks.push(chunk)
+    })
+    response.once("end", () => settle("whole"))
+    response.once("error", () => settle("broken"))
+    response.once("close", () => settle(response.complete ? "whole" : "broken"))
+  })
+
+/**
+ * Outbound HTTP: the one way the service calls other servers (webhook deliveries, the
+ * integration's create-product call). Replace the layer to stub or record requests.
+ */
+export class OutboundHttp extends Context.Service<OutboundHttp, {
+  /**
+   * POSTs a JSON body to `url` under the outbound policy, within the timeout for the whole
+   * exchange, reading at most the capped body of the answer.
+   */
+  readonly post: (url: string, request: OutboundRequest) => Effect.Effect<OutboundResponse, OutboundHttpFailed>
+}>()("signcraft/OutboundHttp") {
+  /**
+   * A node:http client under `policy`. It keeps connections alive (a busy receiver gets many
+   * deliveries over few sockets) and closes them when the scope closes. node:http rather than
+   * Effect's HttpClient because the policy's `lookup` must reach the socket's connect.
+   */
+  static readonly make = (policy: OutboundPolicy, options: OutboundHttpOptions = {}) =>
+    Effect.gen(function*() {
+      const timeoutMs = options.timeoutMs ?? OUTBOUND_TIMEOUT_MS
+      const limit = options.maxResponseBytes ?? OUTBOUND_MAX_RESPONSE_BYTES
+      const agents = yield* Effect.acquireRelease(
+        Effect.sync(() => ({
+          http: new HttpAgent({ keepAlive: true, maxSockets: 64 }),
+          https: new HttpsAgent({ keepAlive: true, maxSockets: 64 })
+        })),
+        (made) =>
+          Effect.sync(() => {
+            made.http.destroy()
+            made.https.destroy()
+          })
+      )
+
+      const post = (raw: string, request: OutboundRequest): Effect.Effect<OutboundResponse, OutboundHttpFailed> => {
+        const checked = policy.checkUrl(raw)
+        if (Result.isFailure(checked)) return Effect.fail(refused(checked.failure))
+        const url = checked.success
+        return Effect.callback<OutboundResponse, OutboundHttpFailed>((resume) => {
+          const secure = url.protocol === "https:"
+          const body = Buffer.from(request.body, "utf8")
+          let settled = false
+          const finish = (outcome: Effect.Effect<OutboundResponse, OutboundHttpFailed>) => {
+            if (settled) return
+            settled = true
+            clearTimeout(timer)
+            resume(outcome)
+          }
+          const req = (secure ? httpsRequest : httpRequest)(url, {
+            method: "POST",
+            agent: secure ? agents.https : agents.http,
+            headers: {
+              "user-agent": USER_AGENT,
+              ...request.headers,
+              "content-type": "application/json",
+              "content-length": String(body.length)
+            },
+            ...(policy.lookup === undefined ? {} : { lookup: policy.lookup })
+          }, (response) => {
+            readBody(response, limit).then((read) => finish(Effect.succeed({ status: response.statusCode ?? 0, ...read })))
+          })
+          const timer = setTimeout(() => {
+            finish(Effect.fail(new OutboundHttpFailed({ reason: "timeout", detail: `timeout after ${timeoutMs} ms` })))
+            req.destroy()
+          }, timeoutMs)
+          req.on("error", (error: NodeJS.ErrnoException) => {
+            const detail = error.code ?? error.message
+            finish(Effect.fail(new OutboundHttpFailed({ reason: error.code === "EFORBIDDEN" ? "forbidden_address" : "network", detail })))
+          })
+          req.end(body)
+          // Interruption (client gone, server stopping) abandons the exchange.
+          return Effect.sync(() => {
+            clearTimeout(timer)
+            req.destroy()
+          })
+        })
+      }
+      return OutboundHttp.of({ post })
+    })
+
+  /** The deployment's client: {@link outboundPolicy} for the configured environment. */
+  static readonly layer = Layer.effect(
+    OutboundHttp,
+    Effect.gen(function*() {
+      const settings = yield* Settings
+      return yield* OutboundHttp.make(outboundPolicy(settings.environment))
+    })
+  )
+}
