@@ -31,7 +31,7 @@ import {
 import { layerRouterMiddleware, type RequestLogger } from "./http/router-middleware.js"
 import { agentTools } from "./agent/tools/index.js"
 import { agentLocation } from "./domain/oauth/metadata.js"
-import { agentRouteTable, layerAgentRoutes } from "./http/agent-routes.js"
+import { agentRouteTable, layerAgentRoutes } from "./app/agent-routes.js"
 import { docsRouteTable } from "./http/docs.js"
 import { layerOAuthRoutes, oauthRouteTable } from "./http/oauth/routes.js"
 import { apiRouteTable } from "./http/route-table.js"

@@ -3,7 +3,7 @@ import { PricingDocumentV3 } from "../domain/pricing/schema-v3.js"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { OpenApi } from "effect/http-api"
 import { SigncraftApi } from "./api/index.js"
-import { PROBLEM_CODES } from "./failure-table.js"
+import { PROBLEM_CODES } from "../presenters/failure-table.js"
 import { Settings } from "../services/settings.js"
 import type { RouteEntry } from "./route-table.js"
 

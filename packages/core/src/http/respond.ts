@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import type { ApiFailure } from "../domain/errors.js"
 import { Settings } from "../services/settings.js"
-import { describeFailure, type FailureDescription } from "./failure-table.js"
+import { describeFailure, type FailureDescription } from "../presenters/failure-table.js"
 import { jsonRpcErrorBody, oauthErrorBody } from "./protocol-errors.js"
 import { CurrentRequest, type RequestInfo } from "./request-info.js"
 

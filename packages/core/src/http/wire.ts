@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiSchema } from "effect/http-api"
-import { PROBLEM_CODES } from "./failure-table.js"
+import { PROBLEM_CODES } from "../presenters/failure-table.js"
 
 /** One `errors[]` item of a problem document. */
 export const FieldErrorSchema = Schema.Struct({

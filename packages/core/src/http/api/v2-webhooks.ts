@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { DeprecatedOperation, RequiredScope } from "../annotations.js"
 import { LegacyApiKeyAuth, LegacyRequestFailures } from "../middleware/definitions.js"
-import { WebhookTopicSchema } from "./v3-webhooks.js"
+import { WebhookTopicSchema } from "../../domain/webhooks/topics.js"
 
 /** The v2 webhook shape: the same subscriptions as v3, with the secret on every read. */
 export const WebhookV2 = Schema.Struct({

@@ -9,7 +9,7 @@ import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { resourceId } from "../resource-id.js"
 import { orRespond } from "../respond.js"
-import { headerOf, pricingDecision } from "./pricing-store.js"
+import { headerOf, pricingDecision } from "../../services/pricing-decisions.js"
 
 // The v2 list was never paged; it answers every customiser of the Store, as it always did.
 const UNPAGED = 1_000_000

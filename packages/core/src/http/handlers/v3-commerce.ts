@@ -7,7 +7,7 @@ import { Products } from "../../services/products.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { orRespond } from "../respond.js"
-import { orderView, productView } from "./commerce-views.js"
+import { orderView, productView } from "../../presenters/commerce.js"
 import { envelope } from "./envelope.js"
 
 /** `POST /api/v3/customisers/{customiser_id}/products` and `POST /api/v3/orders`. */

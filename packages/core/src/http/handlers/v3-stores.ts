@@ -10,7 +10,7 @@ import type { StoreMeResponse } from "../api/v3-stores.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { CurrentRequest, type RequestInfo } from "../request-info.js"
 import { orRespond } from "../respond.js"
-import { envelopeOf } from "./envelope.js"
+import { envelopeOf } from "../../presenters/envelope.js"
 
 /** `GET /api/v3/stores/me`. */
 export const V3StoresHandlers = HttpApiBuilder.group(SigncraftApi, "v3Stores", (handlers) =>

@@ -20,7 +20,7 @@ import { IdempotencyStore, type StoredResponse } from "../../services/idempotenc
 import { RateLimiter } from "../../services/rate-limiter.js"
 import { type ServiceSettings, Settings } from "../../services/settings.js"
 import { acceptedScopes, DeprecatedOperation, Idempotency, RequiredScope } from "../annotations.js"
-import { describeFailure } from "../failure-table.js"
+import { describeFailure } from "../../presenters/failure-table.js"
 import { CurrentRequest, type RequestInfo } from "../request-info.js"
 import { renderFailure, respondWithFailure } from "../respond.js"
 import { canonicalFingerprint, responseBodyText } from "./body.js"

@@ -1,7 +1,7 @@
 import { Cause, Effect } from "effect"
 import { HttpApiError } from "effect/http-api"
 import { InternalError, InvalidParameter, isApiFailure, MalformedRequest, NotFound, PayloadTooLarge, ValidationFailed, type ApiFailure } from "../../domain/errors.js"
-import { issueToFieldErrors, issueToParameterErrors } from "../schema-faults.js"
+import { issueToFieldErrors, issueToParameterErrors } from "../../presenters/schema-faults.js"
 
 const hasTag = (value: unknown, tag: string): boolean =>
   typeof value === "object" && value !== null && "_tag" in value && value._tag === tag
