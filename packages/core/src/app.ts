@@ -144,6 +144,13 @@ export interface AppOptions {
   readonly deliveryWorker?: DeliveryWorkerOptions
 }
 
+// The services and settings both apps are built over: one wiring, `Settings` provided once.
+const layerAppServices = (options: AppOptions, database: Layer.Layer<SqlClient.SqlClient, unknown>) =>
+  layerAllServices.pipe(
+    Layer.provideMerge(database),
+    Layer.provideMerge(Layer.succeed(Settings, options.settings))
+  )
+
 /**
  * Every route of signcraft as an `HttpRouter` app layer, over a given database.
  * Serve it with `HttpRouter.serve` or turn it into a web handler with {@link makeWebHandler}.
@@ -152,11 +159,6 @@ export const layerApp = (
   options: AppOptions,
   database: Layer.Layer<SqlClient.SqlClient, unknown>
 ) => {
-  const settings = Layer.succeed(Settings, options.settings)
-  const services = layerAllServices.pipe(
-    Layer.provideMerge(database),
-    Layer.provideMerge(settings)
-  )
   const api = HttpApiBuilder.layer(SigncraftApi).pipe(
     Layer.provide(layerHandlers),
     Layer.provide(layerMiddleware)
@@ -180,7 +182,7 @@ export const layerApp = (
     layerRouterMiddleware(options.log ?? (() => {}), routes, agentPath),
     worker
   ).pipe(
-    Layer.provideMerge(services)
+    Layer.provideMerge(layerAppServices(options, database))
   )
 }
 
@@ -193,17 +195,12 @@ export const layerAgentApp = (
   options: AppOptions,
   database: Layer.Layer<SqlClient.SqlClient, unknown>
 ) => {
-  const settings = Layer.succeed(Settings, options.settings)
-  const services = layerAllServices.pipe(
-    Layer.provideMerge(database),
-    Layer.provideMerge(settings)
-  )
   const location = agentLocation(options.settings.baseUrl, options.settings.mcpUrl)
   return Layer.mergeAll(
     layerAgentRoutes(location, agentTools),
     layerRouterMiddleware(options.log ?? (() => {}), agentRouteTable(location), location.path)
   ).pipe(
-    Layer.provideMerge(services)
+    Layer.provideMerge(layerAppServices(options, database))
   )
 }
 
