@@ -95,7 +95,7 @@ export const layerServer = (config: ServerConfig, options: ServeOptions = {}) =>
     // from the app's build: both listeners get them here, once.
     Layer.provide(Layer.succeed(Settings, config.settings)),
     // Storage outermost: with the listener built beside it, the first requests could
-    // arrive before migrations finished and stall (notes/stack.md, pitfall 5).
+    // arrive before migrations finished and stall.
     Layer.provide(layerDemoSeed(config.settings.environment)),
     Layer.provide(database)
   )

@@ -4,8 +4,8 @@ import type { Scope } from "./scopes.js"
 
 /**
  * Every failure a client can be told about. Services fail with these; the HTTP layer
- * turns each into a v3 problem document or a previous-generation error in one place
- * (`http/errors.ts`).
+ * turns each into a v3 problem document or a previous-generation error through one
+ * table (`presenters/failure-table.ts`).
  */
 
 /** Which credential an API surface expects. */
