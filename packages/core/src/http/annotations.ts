@@ -22,3 +22,12 @@ export const Idempotency = Context.Reference<"none" | "optional" | "required">("
 export const DeprecatedOperation = Context.Reference<string | undefined>("signcraft/DeprecatedOperation", {
   defaultValue: () => undefined
 })
+
+/**
+ * Marks a group as the previous generation: its paths answer in the legacy formats with the
+ * deprecation headers, and each endpoint is counted as a deprecated operation. Set by
+ * {@link legacyGeneration}; read by reflection over the API (http/generations.ts).
+ */
+export const LegacyGeneration = Context.Reference<boolean>("signcraft/LegacyGeneration", {
+  defaultValue: () => false
+})
