@@ -18,7 +18,7 @@ export const Idempotency = Context.Reference<"none" | "optional" | "required">("
   defaultValue: () => "none"
 })
 
-/** The name of a deprecated operation, counted per API key on every call. */
+/** The name of a deprecated operation, counted per API key on every call; set by `legacyGeneration`. */
 export const DeprecatedOperation = Context.Reference<string | undefined>("signcraft/DeprecatedOperation", {
   defaultValue: () => undefined
 })
