@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { PROBLEM_CODES } from "../../packages/core/src/http/failure-table.js"
+import { PROBLEM_CODES } from "../../packages/core/src/presenters/failure-table.js"
 import { startApp } from "../support/app.js"
 import { embeddedVariant, type TestDatabase } from "../support/databases.js"
 

@@ -31,7 +31,7 @@ import {
 import { layerRouterMiddleware, type RequestLogger } from "./http/router-middleware.js"
 import { agentTools } from "./agent/tools/index.js"
 import { agentLocation } from "./domain/oauth/metadata.js"
-import { agentRouteTable, layerAgentRoutes } from "./http/agent-routes.js"
+import { agentRouteTable, layerAgentRoutes } from "./app/agent-routes.js"
 import { docsRouteTable } from "./http/docs.js"
 import { layerOAuthRoutes, oauthRouteTable } from "./http/oauth/routes.js"
 import { apiRouteTable } from "./http/route-table.js"
@@ -147,6 +147,14 @@ export interface AppOptions {
   readonly outboundHttp?: Layer.Layer<OutboundHttp, never, Settings>
 }
 
+// The services and settings both apps are built over: one wiring, `Settings` provided once.
+const layerAppServices = (options: AppOptions, database: Layer.Layer<SqlClient.SqlClient, unknown>) =>
+  layerAllServices.pipe(
+    Layer.provideMerge(options.outboundHttp ?? OutboundHttp.layer),
+    Layer.provideMerge(database),
+    Layer.provideMerge(Layer.succeed(Settings, options.settings))
+  )
+
 /**
  * Every route of signcraft as an `HttpRouter` app layer, over a given database.
  * Serve it with `HttpRouter.serve` or turn it into a web handler with {@link makeWebHandler}.
@@ -155,12 +163,6 @@ export const layerApp = (
   options: AppOptions,
   database: Layer.Layer<SqlClient.SqlClient, unknown>
 ) => {
-  const settings = Layer.succeed(Settings, options.settings)
-  const services = layerAllServices.pipe(
-    Layer.provideMerge(options.outboundHttp ?? OutboundHttp.layer),
-    Layer.provideMerge(database),
-    Layer.provideMerge(settings)
-  )
   const api = HttpApiBuilder.layer(SigncraftApi).pipe(
     Layer.provide(layerHandlers),
     Layer.provide(layerMiddleware)
@@ -184,7 +186,7 @@ export const layerApp = (
     layerRouterMiddleware(options.log ?? (() => {}), routes, agentPath),
     worker
   ).pipe(
-    Layer.provideMerge(services)
+    Layer.provideMerge(layerAppServices(options, database))
   )
 }
 
@@ -197,18 +199,12 @@ export const layerAgentApp = (
   options: AppOptions,
   database: Layer.Layer<SqlClient.SqlClient, unknown>
 ) => {
-  const settings = Layer.succeed(Settings, options.settings)
-  const services = layerAllServices.pipe(
-    Layer.provideMerge(options.outboundHttp ?? OutboundHttp.layer),
-    Layer.provideMerge(database),
-    Layer.provideMerge(settings)
-  )
   const location = agentLocation(options.settings.baseUrl, options.settings.mcpUrl)
   return Layer.mergeAll(
     layerAgentRoutes(location, agentTools),
     layerRouterMiddleware(options.log ?? (() => {}), agentRouteTable(location), location.path)
   ).pipe(
-    Layer.provideMerge(services)
+    Layer.provideMerge(layerAppServices(options, database))
   )
 }
 

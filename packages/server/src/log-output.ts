@@ -13,7 +13,7 @@ const FLUSH_AT_CHARS = 64 * 1024
 
 /**
  * Buffers lines and writes them in one call per turn of the event loop. Under load a
- * write per request costs more than the request itself (see notes/http-overhead.md);
+ * write per request costs more than the request itself;
  * batching keeps the log complete while paying the write once per burst.
  */
 export const makeLineOutput = (write: (chunk: string) => void): LineOutput => {

@@ -66,11 +66,7 @@ export const layerServer = (config: ServerConfig, options: ServeOptions = {}) =>
   // The app also runs the webhook delivery worker; it stops with the app, after the batch in hand.
   const log = requestLogger(output)
   const app = layerApp({ settings: config.settings, log, deliveryWorker: { log } }, database)
-  // Some handlers read the settings per request, from the serving context rather than
-  // from the app's build: give them the same value.
-  const routes = HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provide(Layer.succeed(Settings, config.settings))
-  )
+  const routes = HttpRouter.serve(app, { disableLogger: true, disableListenLog: true })
   const listener = NodeHttpServer.layer(createDrainingServer, {
     port: config.port,
     host: config.host,
@@ -82,7 +78,6 @@ export const layerServer = (config: ServerConfig, options: ServeOptions = {}) =>
     layerAgentApp({ settings: config.settings, log: requestLogger(output) }, database),
     { disableLogger: true, disableListenLog: true }
   ).pipe(
-    Layer.provide(Layer.succeed(Settings, config.settings)),
     Layer.provide(NodeHttpServer.layer(createDrainingServer, {
       port: config.mcp.port,
       host: config.host,
@@ -96,8 +91,11 @@ export const layerServer = (config: ServerConfig, options: ServeOptions = {}) =>
     Layer.provide(listener)
   )
   return Layer.mergeAll(main, agent).pipe(
+    // Some handlers read the settings per request, from the serving context rather than
+    // from the app's build: both listeners get them here, once.
+    Layer.provide(Layer.succeed(Settings, config.settings)),
     // Storage outermost: with the listener built beside it, the first requests could
-    // arrive before migrations finished and stall (notes/stack.md, pitfall 5).
+    // arrive before migrations finished and stall.
     Layer.provide(layerDemoSeed(config.settings.environment)),
     Layer.provide(database)
   )

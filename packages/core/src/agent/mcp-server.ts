@@ -8,7 +8,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import type { ApiFailure } from "../domain/errors.js"
-import { describeFailure } from "../http/failure-table.js"
+import { describeFailure } from "../presenters/failure-table.js"
 import type { AgentPrincipal } from "../services/oauth-grants.js"
 import type { AgentTool } from "./tool.js"
 

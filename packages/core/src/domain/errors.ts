@@ -3,7 +3,7 @@ import type { FieldError } from "./field-error.js"
 import type { Scope } from "./scopes.js"
 
 /**
- * Every failure a client can be told about. Services fail with these; `http/failure-table.ts`
+ * Every failure a client can be told about. Services fail with these; `presenters/failure-table.ts`
  * describes each (status, code, wording) and each generation's encoder renders that description.
  */
 

@@ -18,7 +18,16 @@ export const Idempotency = Context.Reference<"none" | "optional" | "required">("
   defaultValue: () => "none"
 })
 
-/** The name of a deprecated operation, counted per API key on every call. */
+/** The name of a deprecated operation, counted per API key on every call; set by `legacyGeneration`. */
 export const DeprecatedOperation = Context.Reference<string | undefined>("signcraft/DeprecatedOperation", {
   defaultValue: () => undefined
+})
+
+/**
+ * Marks a group as the previous generation: its paths answer in the legacy formats with the
+ * deprecation headers, and each endpoint is counted as a deprecated operation. Set by
+ * {@link legacyGeneration}; read by reflection over the API (http/generations.ts).
+ */
+export const LegacyGeneration = Context.Reference<boolean>("signcraft/LegacyGeneration", {
+  defaultValue: () => false
 })

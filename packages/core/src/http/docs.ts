@@ -5,7 +5,7 @@ import { NotFound } from "../domain/errors.js"
 import { type ServiceSettings, Settings } from "../services/settings.js"
 import { OperatorDocsApi, openApiDocument, operatorOpenApiDocument, PublicDocsApi } from "./docs/documents.js"
 import { docPage, problemIndexPage, problemPage } from "./docs/pages.js"
-import { PROBLEM_CODES, type ProblemCode } from "./failure-table.js"
+import { PROBLEM_CODES, type ProblemCode } from "../presenters/failure-table.js"
 import type { RouteEntry } from "./route-table.js"
 
 export { openApiDocument } from "./docs/documents.js"

@@ -21,7 +21,7 @@ import {
   ValidationFailed
 } from "../domain/errors.js"
 import type { FieldError } from "../domain/field-error.js"
-import { describeFailure, FAILURE_STATUS, type FailureStatus, type FailureWithStatus } from "./failure-table.js"
+import { describeFailure, FAILURE_STATUS, type FailureStatus, type FailureWithStatus } from "../presenters/failure-table.js"
 import { CurrentRequest } from "./request-info.js"
 import { legacyBody, problemBody } from "./respond.js"
 import { LegacyErrorDocument, ProblemDocument } from "./wire.js"

@@ -42,19 +42,3 @@ export const ClientAddress = Context.Reference<string | undefined>("signcraft/Cl
 
 /** The context to pass as the web handler's second argument: `handler(request, clientAddressContext(ip))`. */
 export const clientAddressContext = (address: string): Context.Context<never> => Context.make(ClientAddress, address)
-
-const LEGACY_PREFIXES = ["/api/v2/", "/api/orders", "/api/customisers/"]
-
-/**
- * Tells the generation of a request from its path; `agentPath` is where this listener serves
- * the agent endpoint, if it does.
- */
-export const generationOf = (pathname: string, agentPath?: string): Generation => {
-  if (pathname === agentPath) return "agent"
-  if (pathname.startsWith("/api/v3/") || pathname === "/api/v3") return "v3"
-  if (LEGACY_PREFIXES.some((prefix) => pathname.startsWith(prefix))) return "legacy"
-  if (pathname.startsWith("/operator/")) return "operator"
-  if (pathname.startsWith("/storefront/")) return "storefront"
-  if (pathname.startsWith("/oauth/")) return "oauth"
-  return "system"
-}

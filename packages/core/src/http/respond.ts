@@ -1,5 +1,5 @@
 import { HttpServerResponse } from "effect/http"
-import type { FailureDescription } from "./failure-table.js"
+import type { FailureDescription } from "../presenters/failure-table.js"
 import { jsonRpcErrorBody, oauthErrorBody } from "./protocol-errors.js"
 import type { RequestInfo } from "./request-info.js"
 

@@ -5,9 +5,10 @@ import { type ApiFailure, MethodNotAllowed, PayloadTooLarge, ValidationFailed } 
 import { findUnacceptableValue } from "../domain/json-input.js"
 import { Settings } from "../services/settings.js"
 import { deprecationHeaders } from "./deprecation.js"
-import { describeFailure, type FailureDescription } from "./failure-table.js"
+import { describeFailure, type FailureDescription } from "../presenters/failure-table.js"
 import { classifyRequestError } from "./middleware/request-failures.js"
-import { ClientAddress, CurrentRequest, generationOf, newRequestId, type RequestInfo } from "./request-info.js"
+import { generationOf } from "./generations.js"
+import { ClientAddress, CurrentRequest, newRequestId, type RequestInfo } from "./request-info.js"
 import { renderFailure } from "./respond.js"
 import { makeAllowedMethods, type RouteEntry } from "./route-table.js"
 

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { PROBLEM_CODES } from "./failure-table.js"
+import { PROBLEM_CODES } from "../presenters/failure-table.js"
 
 /** One `errors[]` item of a problem document. */
 export const FieldErrorSchema = Schema.Struct({

@@ -7,6 +7,7 @@ import { DeliveryUrlGuard } from "./delivery-url-guard.js"
 import { OutboundHttp } from "./outbound-http.js"
 import { Settings } from "./settings.js"
 import { type AttemptResult, type ClaimedDelivery, WebhookDeliveries } from "./webhook-deliveries.js"
+import { webhookIdOf } from "../domain/webhooks/webhook-id.js"
 
 /** Tuning of the delivery worker; the defaults suit the reference server. */
 export interface DeliveryWorkerOptions {
@@ -30,13 +31,6 @@ export interface DeliveryWorkerOptions {
   /** Told of every recorded attempt (benchmarks measure delivery delay with it). */
   readonly onAttempt?: (claim: ClaimedDelivery, result: AttemptResult) => void
 }
-
-/**
- * The `x-webhook-id` of an event's deliveries: the same on every attempt, retry and redelivery,
- * and on every channel the event goes out on (subscriptions and the integration's create-product
- * call alike), so a receiver deduplicates on it wherever the event reached it.
- */
-export const webhookIdOf = (eventId: number): string => `evt_${eventId}`
 
 // What one POST to a receiver came to: a status (any body), or why there was none.
 type SendOutcome =

@@ -21,7 +21,7 @@ import {
   ValidationFailed
 } from "../../src/domain/errors.js"
 import { legacyAt, problemAt } from "../../src/http/failure-codecs.js"
-import { describeFailure, FAILURE_STATUS } from "../../src/http/failure-table.js"
+import { describeFailure, FAILURE_STATUS } from "../../src/presenters/failure-table.js"
 import { CurrentRequest, type RequestInfo } from "../../src/http/request-info.js"
 import { legacyBody, problemBody } from "../../src/http/respond.js"
 

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { pricingReadV3 } from "../../domain/pricing/content.js"
 import { decidePricingPatchV3, decidePricingPutV3 } from "../../domain/pricing/writes.js"
-import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "../../http/handlers/pricing-store.js"
+import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "../../services/pricing-decisions.js"
 import { Customisers } from "../../services/customisers.js"
 import { defineTool } from "../tool.js"
 import { ResourceId } from "./inputs.js"

@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { quoteV3Of } from "../../http/handlers/v3-quotes.js"
+import { quoteV3Of } from "../../presenters/quotes.js"
 import { Quotes } from "../../services/quotes.js"
 import { defineTool } from "../tool.js"
 import { cutRows, PageInput, pageOf } from "./inputs.js"

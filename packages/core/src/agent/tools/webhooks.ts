@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
-import { WebhookTopicSchema } from "../../http/api/v3-webhooks.js"
-import { subscriptionV3Of } from "../../http/handlers/v3-webhooks.js"
+import { WebhookTopicSchema } from "../../domain/webhooks/topics.js"
+import { subscriptionV3Of } from "../../presenters/webhooks.js"
 import { WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
 import { defineTool } from "../tool.js"
 import { cutRows, PageInput, pageOf, ResourceId } from "./inputs.js"

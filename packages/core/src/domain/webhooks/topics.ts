@@ -1,3 +1,4 @@
+import { Schema } from "effect"
 import {
   orderCreatedPayload,
   type OrderRecord,
@@ -8,6 +9,9 @@ import { formSubmittedPayload } from "./form-submission.js"
 
 /** Every topic a subscription can choose (service spec, "Events"). */
 export const WEBHOOK_TOPICS = ["product:created", "order:created", "form:submitted"] as const
+
+/** A topic a subscription can choose. */
+export const WebhookTopicSchema = Schema.Literals(WEBHOOK_TOPICS).annotate({ identifier: "WebhookTopic" })
 
 /** One webhook topic. */
 export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number]

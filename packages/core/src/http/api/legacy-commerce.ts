@@ -3,8 +3,9 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { LegacyOrderRequest } from "../../domain/orders/legacy-order.js"
 import { LegacyProductSyncRequest } from "../../domain/orders/legacy-product.js"
 import { V2OrderRequest } from "../../domain/orders/v2-order.js"
-import { DeprecatedOperation, RequiredScope } from "../annotations.js"
+import { RequiredScope } from "../annotations.js"
 import { LegacyApiKeyAuth, LegacyRequestFailures } from "../middleware/definitions.js"
+import { legacyGeneration } from "./legacy-generation.js"
 import { ResourceIdParam } from "../resource-id.js"
 
 /** The v2 order response object. */
@@ -25,25 +26,20 @@ const Ok = Schema.Struct({ ok: Schema.Boolean })
 export class LegacyCommerceApi extends HttpApiGroup.make("legacyCommerce")
   .add(
     HttpApiEndpoint.post("v2CreateOrder", "/v2/orders", { payload: V2OrderRequest, success: V2OrderResponse })
-      .annotate(RequiredScope, "orders:write")
-      .annotate(DeprecatedOperation, "POST /api/v2/orders")
-      .annotate(OpenApi.Deprecated, true),
+      .annotate(RequiredScope, "orders:write"),
     HttpApiEndpoint.post("unversionedCreateOrder", "/orders", { payload: LegacyOrderRequest, success: Ok })
-      .annotate(RequiredScope, "orders:write")
-      .annotate(DeprecatedOperation, "POST /api/orders")
-      .annotate(OpenApi.Deprecated, true),
+      .annotate(RequiredScope, "orders:write"),
     HttpApiEndpoint.post("unversionedSyncProduct", "/customisers/:customiser/products", {
       params: { customiser: ResourceIdParam("customiser") },
       payload: LegacyProductSyncRequest,
       success: Ok
     })
       .annotate(RequiredScope, "products:write")
-      .annotate(DeprecatedOperation, "POST /api/customisers/{customiser}/products")
-      .annotate(OpenApi.Deprecated, true)
   )
   .middleware(LegacyRequestFailures)
   .middleware(LegacyApiKeyAuth)
   .prefix("/api")
   .annotate(OpenApi.Title, "Previous generation: orders and products")
   .annotate(OpenApi.Exclude, true)
+  .pipe(legacyGeneration)
 {}

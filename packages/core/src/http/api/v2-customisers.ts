@@ -2,8 +2,9 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { CustomiserV2 } from "../../domain/pricing/customiser.js"
 import { PricingDocumentV2 } from "../../domain/pricing/schema-v2.js"
-import { DeprecatedOperation, RequiredScope } from "../annotations.js"
+import { RequiredScope } from "../annotations.js"
 import { LegacyApiKeyAuth, LegacyRequestFailures } from "../middleware/definitions.js"
+import { legacyGeneration } from "./legacy-generation.js"
 import { parsedJson } from "./parsed-json.js"
 import { ResourceIdParam } from "../resource-id.js"
 
@@ -15,23 +16,17 @@ export class V2CustomisersApi extends HttpApiGroup.make("v2Customisers")
     HttpApiEndpoint.get("list", "/customisers", {
       success: Schema.Struct({ customisers: Schema.Array(CustomiserV2) })
     })
-      .annotate(RequiredScope, "customisers:read")
-      .annotate(DeprecatedOperation, "GET /api/v2/customisers")
-      .annotate(OpenApi.Deprecated, true),
+      .annotate(RequiredScope, "customisers:read"),
     HttpApiEndpoint.get("get", "/customisers/:customiser", {
       params,
       success: Schema.Struct({ customiser: CustomiserV2 })
     })
-      .annotate(RequiredScope, "customisers:read")
-      .annotate(DeprecatedOperation, "GET /api/v2/customisers/{customiser}")
-      .annotate(OpenApi.Deprecated, true),
+      .annotate(RequiredScope, "customisers:read"),
     HttpApiEndpoint.get("getPricing", "/customisers/:customiser/pricing", {
       params,
       success: Schema.Struct({ pricing: PricingDocumentV2 })
     })
-      .annotate(RequiredScope, "pricing:read")
-      .annotate(DeprecatedOperation, "GET /api/v2/customisers/{customiser}/pricing")
-      .annotate(OpenApi.Deprecated, true),
+      .annotate(RequiredScope, "pricing:read"),
     HttpApiEndpoint.put("putPricing", "/customisers/:customiser/pricing", {
       params,
       // Checked by the v2 pricing validator, which knows the stored customiser (see v3-customisers.ts).
@@ -39,12 +34,11 @@ export class V2CustomisersApi extends HttpApiGroup.make("v2Customisers")
       success: Schema.Struct({ pricing: PricingDocumentV2 })
     })
       .annotate(RequiredScope, "pricing:write")
-      .annotate(DeprecatedOperation, "PUT /api/v2/customisers/{customiser}/pricing")
-      .annotate(OpenApi.Deprecated, true)
   )
   .middleware(LegacyRequestFailures)
   .middleware(LegacyApiKeyAuth)
   .prefix("/api/v2")
   .annotate(OpenApi.Title, "v2 customisers (deprecated)")
   .annotate(OpenApi.Exclude, true)
+  .pipe(legacyGeneration)
 {}

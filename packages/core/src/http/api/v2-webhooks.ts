@@ -1,8 +1,9 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { DeprecatedOperation, RequiredScope } from "../annotations.js"
+import { RequiredScope } from "../annotations.js"
 import { LegacyApiKeyAuth, LegacyRequestFailures } from "../middleware/definitions.js"
-import { WebhookTopicSchema } from "./v3-webhooks.js"
+import { legacyGeneration } from "./legacy-generation.js"
+import { WebhookTopicSchema } from "../../domain/webhooks/topics.js"
 import { ResourceIdParam } from "../resource-id.js"
 
 /** The v2 webhook shape: the same subscriptions as v3, with the secret on every read. */
@@ -31,39 +32,28 @@ const single = Schema.Struct({ webhook: WebhookV2 })
 export class V2WebhooksApi extends HttpApiGroup.make("v2Webhooks")
   .add(
     HttpApiEndpoint.get("list", "/webhooks", { success: Schema.Struct({ webhooks: Schema.Array(WebhookV2) }) })
-      .annotate(RequiredScope, "webhooks:read")
-      .annotate(DeprecatedOperation, "GET /api/v2/webhooks")
-      .annotate(OpenApi.Deprecated, true),
+      .annotate(RequiredScope, "webhooks:read"),
     HttpApiEndpoint.post("create", "/webhooks", { payload: WebhookWriteV2, success: single })
-      .annotate(RequiredScope, "webhooks:write")
-      .annotate(DeprecatedOperation, "POST /api/v2/webhooks")
-      .annotate(OpenApi.Deprecated, true),
+      .annotate(RequiredScope, "webhooks:write"),
     HttpApiEndpoint.get("get", "/webhooks/:webhook_id", { params, success: single })
-      .annotate(RequiredScope, "webhooks:read")
-      .annotate(DeprecatedOperation, "GET /api/v2/webhooks/{webhook_id}")
-      .annotate(OpenApi.Deprecated, true),
+      .annotate(RequiredScope, "webhooks:read"),
     HttpApiEndpoint.put("replace", "/webhooks/:webhook_id", { params, payload: WebhookWriteV2, success: single })
-      .annotate(RequiredScope, "webhooks:write")
-      .annotate(DeprecatedOperation, "PUT /api/v2/webhooks/{webhook_id}")
-      .annotate(OpenApi.Deprecated, true),
+      .annotate(RequiredScope, "webhooks:write"),
     HttpApiEndpoint.delete("delete", "/webhooks/:webhook_id", {
       params,
       success: Schema.Struct({ success: Schema.Boolean })
     })
-      .annotate(RequiredScope, "webhooks:write")
-      .annotate(DeprecatedOperation, "DELETE /api/v2/webhooks/{webhook_id}")
-      .annotate(OpenApi.Deprecated, true),
+      .annotate(RequiredScope, "webhooks:write"),
     HttpApiEndpoint.get("example", "/webhook-examples/:topic", {
       params: { topic: Schema.String },
       success: Schema.Record(Schema.String, Schema.Unknown)
     })
       .annotate(RequiredScope, "webhooks:read")
-      .annotate(DeprecatedOperation, "GET /api/v2/webhook-examples/{topic}")
-      .annotate(OpenApi.Deprecated, true)
   )
   .middleware(LegacyRequestFailures)
   .middleware(LegacyApiKeyAuth)
   .prefix("/api/v2")
   .annotate(OpenApi.Title, "v2 webhooks (deprecated)")
   .annotate(OpenApi.Exclude, true)
+  .pipe(legacyGeneration)
 {}

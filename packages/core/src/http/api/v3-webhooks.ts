@@ -1,14 +1,11 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { WEBHOOK_TOPICS } from "../../domain/webhooks/topics.js"
+import { WebhookTopicSchema } from "../../domain/webhooks/topics.js"
 import { Idempotency, RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, IdempotentWrites, RequestFailures } from "../middleware/definitions.js"
 import { CollectionEnvelope, Envelope } from "../wire.js"
 import { refuseUnknownMembers } from "./parse-options.js"
 import { ResourceIdParam } from "../resource-id.js"
-
-/** A topic a subscription can choose. */
-export const WebhookTopicSchema = Schema.Literals(WEBHOOK_TOPICS).annotate({ identifier: "WebhookTopic" })
 
 /** A v3 webhook subscription; the signing secret is never part of a read. */
 export const WebhookSubscriptionV3 = Schema.Struct({

@@ -1,4 +1,4 @@
-import { PROBLEM_CODES, type ProblemCode, describeFailure } from "../failure-table.js"
+import { PROBLEM_CODES, type ProblemCode, describeFailure } from "../../presenters/failure-table.js"
 import type { RequestInfo } from "../request-info.js"
 import { problemBody } from "../respond.js"
 import { PROBLEM_GUIDES } from "./problem-guides.js"

@@ -16,7 +16,7 @@ import {
   RateLimited,
   ValidationFailed
 } from "../../domain/errors.js"
-import type { ProblemCode } from "../failure-table.js"
+import type { ProblemCode } from "../../presenters/failure-table.js"
 
 /** What the documentation page of one problem code says. */
 export interface ProblemGuide {

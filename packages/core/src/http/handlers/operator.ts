@@ -8,7 +8,7 @@ import { DeprecatedUsage } from "../../services/deprecated-usage.js"
 import { Identity } from "../../services/identity.js"
 import { customiserV3Of } from "../../domain/pricing/customiser.js"
 import { decidePricingPutV3 } from "../../domain/pricing/writes.js"
-import { pricingDecision } from "./pricing-store.js"
+import { pricingDecision } from "../../services/pricing-decisions.js"
 import { OAuthGrants } from "../../services/oauth-grants.js"
 import { SigncraftApi } from "../api/index.js"
 

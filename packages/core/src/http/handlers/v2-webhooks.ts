@@ -2,24 +2,12 @@ import { Effect, Option } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { NotFound } from "../../domain/errors.js"
-import { formatTimestampV2 } from "../../domain/pricing/timestamp.js"
 import { isWebhookTopic, sampleEventPayload } from "../../domain/webhooks/topics.js"
 import { WebhookDeliveries } from "../../services/webhook-deliveries.js"
-import { type SubscriptionRecord, WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
+import { webhookV2Of } from "../../presenters/webhooks.js"
+import { WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
-
-/** A subscription in the v2 shape: secret included, `meta` always carrying `source`. */
-export const webhookV2Of = (record: SubscriptionRecord) => ({
-  webhook_id: record.id,
-  topic: record.topic,
-  url: record.url,
-  status: record.status,
-  secret: record.secret,
-  meta: { ...record.meta, source: record.meta.source ?? null },
-  created_at: formatTimestampV2(record.created_at),
-  updated_at: formatTimestampV2(record.updated_at)
-})
 
 // The v2 list was never paged: it answers every subscription of the Store.
 const UNPAGED = 1_000_000

@@ -6,7 +6,7 @@ import { Orders } from "../../services/orders.js"
 import { Products } from "../../services/products.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
-import { orderView, productView } from "./commerce-views.js"
+import { orderView, productView } from "../../presenters/commerce.js"
 import { envelope } from "./envelope.js"
 
 /** `POST /api/v3/customisers/{customiser_id}/products` and `POST /api/v3/orders`. */

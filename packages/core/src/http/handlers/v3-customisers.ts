@@ -11,7 +11,7 @@ import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { envelope } from "./envelope.js"
 import { idPage } from "./id-page.js"
-import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "./pricing-store.js"
+import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "../../services/pricing-decisions.js"
 
 /** v3 customisers and pricing: reads, PUT, merge PATCH and the dry-run validation. */
 export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Customisers", (handlers) =>

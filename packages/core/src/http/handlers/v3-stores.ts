@@ -9,7 +9,7 @@ import { SigncraftApi } from "../api/index.js"
 import type { StoreMeResponse } from "../api/v3-stores.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { CurrentRequest, type RequestInfo } from "../request-info.js"
-import { envelopeOf } from "./envelope.js"
+import { envelopeOf } from "../../presenters/envelope.js"
 
 /** `GET /api/v3/stores/me`. */
 export const V3StoresHandlers = HttpApiBuilder.group(SigncraftApi, "v3Stores", (handlers) =>

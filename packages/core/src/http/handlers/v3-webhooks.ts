@@ -1,45 +1,14 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { formatTimestampV3 } from "../../domain/pricing/timestamp.js"
 import { EVENT_TYPES } from "../../domain/webhooks/topics.js"
-import { webhookIdOf } from "../../services/delivery-worker.js"
-import type { DeliveryRecord } from "../../services/webhook-deliveries.js"
+import { deliveryV3Of, subscriptionV3Of } from "../../presenters/webhooks.js"
 import { WebhookDeliveries } from "../../services/webhook-deliveries.js"
-import { type SubscriptionRecord, WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
+import { WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
 import { CursorKey } from "../../services/cursor-key.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { collectionEnvelope, envelope } from "./envelope.js"
 import { idPage } from "./id-page.js"
-
-/** A subscription as v3 reads show it: never with its secret. */
-export const subscriptionV3Of = (record: SubscriptionRecord) => ({
-  object: "webhook_subscription" as const,
-  id: record.id,
-  topic: record.topic,
-  url: record.url,
-  status: record.status,
-  created_at: formatTimestampV3(record.created_at),
-  updated_at: formatTimestampV3(record.updated_at)
-})
-
-const orNull = (value: string | null) => (value === null ? null : formatTimestampV3(value))
-
-/** A delivery and its attempts as the v3 delivery log shows them. */
-export const deliveryV3Of = (record: DeliveryRecord) => ({
-  object: "webhook_delivery" as const,
-  id: record.id,
-  webhook_id: webhookIdOf(record.event_id),
-  event_id: record.event_id,
-  topic: record.topic,
-  status: record.status,
-  attempt_count: record.attempt_count,
-  next_attempt_at: orNull(record.next_attempt_at),
-  delivered_at: orNull(record.delivered_at),
-  last_error: record.last_error,
-  created_at: formatTimestampV3(record.created_at),
-  attempts: record.attempts.map((a) => ({ ...a, started_at: formatTimestampV3(a.started_at) }))
-})
 
 /** v3 webhook subscriptions, delivery log, redelivery and the event-type catalogue. */
 export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks", (handlers) =>

@@ -21,7 +21,7 @@ import { IdempotencyStore, type StoredResponse } from "../../services/idempotenc
 import { RateLimiter } from "../../services/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
 import { acceptedScopes, DeprecatedOperation, Idempotency, RequiredScope } from "../annotations.js"
-import { describeFailure, type FailureWithStatus } from "../failure-table.js"
+import { describeFailure, type FailureWithStatus } from "../../presenters/failure-table.js"
 import { CurrentRequest, type RequestInfo } from "../request-info.js"
 import { renderFailure } from "../respond.js"
 import { canonicalFingerprint, responseBodyText } from "./body.js"

@@ -1,7 +1,7 @@
 import { HttpApiError } from "effect/http-api"
 import { InternalError, InvalidParameter, isApiFailure, MalformedRequest, NotFound, PayloadTooLarge, ValidationFailed, type ApiFailure } from "../../domain/errors.js"
-import { issueToFieldErrors, issueToParameterErrors } from "../schema-faults.js"
-import type { FailureWithStatus } from "../failure-table.js"
+import { issueToFieldErrors, issueToParameterErrors } from "../../presenters/schema-faults.js"
+import type { FailureWithStatus } from "../../presenters/failure-table.js"
 import { resourceOfIssue } from "../resource-id.js"
 
 const hasTag = (value: unknown, tag: string): boolean =>

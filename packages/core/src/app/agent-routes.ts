@@ -12,11 +12,11 @@ import {
 import { OAuthGrants } from "../services/oauth-grants.js"
 import { RateLimiter } from "../services/rate-limiter.js"
 import { Settings } from "../services/settings.js"
-import { publicJson } from "./oauth/respond.js"
-import { CurrentRequest } from "./request-info.js"
-import type { RouteEntry } from "./route-table.js"
+import { publicJson } from "../http/oauth/respond.js"
+import { CurrentRequest } from "../http/request-info.js"
+import type { RouteEntry } from "../http/route-table.js"
 import { findUnacceptableValue } from "../domain/json-input.js"
-import { jsonRpcErrorBody } from "./protocol-errors.js"
+import { jsonRpcErrorBody } from "../http/protocol-errors.js"
 
 const CORS = {
   "access-control-allow-origin": "*",

@@ -1,5 +1,5 @@
-import type { StoredOrder } from "../../services/orders.js"
-import type { StoredProduct } from "../../services/products.js"
+import type { StoredOrder } from "../services/orders.js"
+import type { StoredProduct } from "../services/products.js"
 
 /** `data` of a v3 product write. */
 export const productView = (product: StoredProduct) => ({

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
-import { ValidationFailed } from "../../domain/errors.js"
-import type { PricingHeaderContext } from "../../domain/pricing/translate-pricing.js"
-import type { CurrentPricing, PricingWriteOutcome } from "../../domain/pricing/writes.js"
-import type { PricingDecision, StoredPricing } from "../../services/customisers.js"
+import { ValidationFailed } from "../domain/errors.js"
+import type { PricingHeaderContext } from "../domain/pricing/translate-pricing.js"
+import type { CurrentPricing, PricingWriteOutcome } from "../domain/pricing/writes.js"
+import type { PricingDecision, StoredPricing } from "./customisers.js"
 
 /** The header context of stored pricing: what the read-only members must equal. */
 export const headerOf = (stored: StoredPricing): PricingHeaderContext => ({
