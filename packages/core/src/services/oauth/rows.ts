@@ -2,10 +2,17 @@ import { Effect, Option, Schema, SchemaTransformation } from "effect"
 import { isScope, type Scope, SCOPES } from "../../domain/scopes.js"
 
 /**
- * A `jsonb` list of strings: the PostgreSQL driver hands it back parsed, some configurations
- * as text; both decode.
+ * A `jsonb` column holding `schema`: the PostgreSQL driver hands it back parsed, some
+ * configurations as text; both decode.
  */
-export const JsonStrings = Schema.Union([Schema.Array(Schema.String), Schema.fromJsonString(Schema.Array(Schema.String))])
+export const storedJson = <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S) =>
+  Schema.Union([schema, Schema.fromJsonString(schema)])
+
+/** A `jsonb` list of strings. */
+export const JsonStrings = storedJson(Schema.Array(Schema.String))
+
+/** A value bound to a `jsonb` column: serialised here and typed as json by the statement. */
+export const jsonb = (value: unknown): string => JSON.stringify(value)
 
 /**
  * A stored scope list. Names the service no longer knows are dropped rather than refused, so a
