@@ -43,7 +43,8 @@ export const makeAccessTokenCheck = Effect.gen(function*() {
       Effect.gen(function*() {
         const claims = yield* signer.verify(token)
         const row = yield* orUndefined(findToken(claims.jti))
-        const check = checkAccessToken(row, claims.aud, resource, row?.now ?? new Date())
+        // An unknown token is refused whatever the time, so the fallback clock is never consulted.
+        const check = checkAccessToken(row, claims.aud, resource, row?.now ?? new Date(0))
         return yield* AccessTokenCheck.$match(check, {
           Accepted: ({ token }): Effect.Effect<AgentPrincipal, InvalidAccessToken> =>
             Effect.succeed({

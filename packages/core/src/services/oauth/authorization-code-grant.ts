@@ -6,7 +6,7 @@ import { AUTHORIZATION_CODE_TTL_SECONDS, hashSecret, newSecret } from "../../dom
 import type { Scope } from "../../domain/scopes.js"
 import { AccessTokenSigner } from "../oauth-tokens.js"
 import { makeGrantStore } from "./grant-store.js"
-import { CodeRow, IdRow, orUndefined } from "./rows.js"
+import { CodeRow, IdRow, jsonb, orUndefined } from "./rows.js"
 import { makeTokenIssuance } from "./token-issuance.js"
 
 /** Parameters of an authorization-code exchange. */
@@ -48,7 +48,7 @@ export const makeAuthorizationCodeGrant = Effect.gen(function*() {
     execute: (grant) =>
       sql`
         INSERT INTO oauth_grants (client_id, person_id, store_id, scopes, resource)
-        VALUES (${grant.clientId}, ${grant.personId}, ${grant.storeId}, ${JSON.stringify(grant.scopes)}::jsonb, ${grant.resource})
+        VALUES (${grant.clientId}, ${grant.personId}, ${grant.storeId}, ${jsonb(grant.scopes)}::jsonb, ${grant.resource})
         RETURNING id`
   })
 
@@ -99,6 +99,6 @@ export const makeAuthorizationCodeGrant = Effect.gen(function*() {
             Replay: ({ error, grantId }) => Effect.andThen(store.revokeGrant(grantId, "code_reuse"), Effect.fail(error)),
             Unknown: ({ error }) => Effect.fail(error)
           })
-        }))),
+        })))
   }
 })

@@ -76,6 +76,3 @@ export const makeGrantStore = Effect.gen(function*() {
       change.pipe(Effect.result, sql.withTransaction, Effect.orDie, Effect.flatMap(Effect.fromResult))
   }
 })
-
-/** The shared grant reads and writes. */
-export type GrantStore = Effect.Success<typeof makeGrantStore>

@@ -7,7 +7,7 @@ import { ACCESS_TOKEN_TTL_SECONDS, hashSecret, newSecret, REFRESH_TOKEN_TTL_SECO
 import type { Scope } from "../../domain/scopes.js"
 import { OAuthClients } from "../oauth-clients.js"
 import { AccessTokenSigner, type SigningKey } from "../oauth-tokens.js"
-import { IdRow } from "./rows.js"
+import { IdRow, jsonb } from "./rows.js"
 
 /** The RFC 6749 §5.1 token response. */
 export interface TokenResponse {
@@ -53,7 +53,7 @@ export const makeTokenIssuance = Effect.gen(function*() {
         const scope = formatScopes(scopes)
         yield* sql`
           INSERT INTO oauth_access_tokens (jti, grant_id, refresh_token_id, client_id, scopes, resource, expires_at)
-          VALUES (${jti}, ${grant.id}, ${refreshId}, ${grant.clientId}, ${JSON.stringify(scopes)}::jsonb, ${grant.resource},
+          VALUES (${jti}, ${grant.id}, ${refreshId}, ${grant.clientId}, ${jsonb(scopes)}::jsonb, ${grant.resource},
             now() + make_interval(secs => ${ACCESS_TOKEN_TTL_SECONDS}))`
         const accessToken = yield* signer.signWith(
           signingKey,
