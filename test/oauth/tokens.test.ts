@@ -171,15 +171,23 @@ describe.each(databaseVariants())("tokens, revocation and the agent endpoint ($n
   })
 
   describe("one transaction per state change", () => {
-    /** Makes every access-token insert of `clientId` fail while `during` runs: a crash between the two steps. */
-    const failingAccessTokenInsert = async <A>(clientId: string, during: () => Promise<A>): Promise<A> => {
+    /**
+     * Makes every `event` on `table` for `clientId`'s rows fail while `during` runs: a crash
+     * between two steps of one state change.
+     */
+    const failingWrite = async <A>(
+      table: "oauth_access_tokens" | "oauth_refresh_tokens",
+      event: "INSERT" | "UPDATE",
+      clientId: string,
+      during: () => Promise<A>
+    ): Promise<A> => {
       expect(clientId).toMatch(/^[\w-]+$/)
-      const trigger = `fail_access_token_${clientId.replace(/-/g, "_")}`
+      const trigger = `fail_${event.toLowerCase()}_${table}_${clientId.replace(/-/g, "_")}`
       await app.runSql(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         yield* sql.unsafe(`CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$
           BEGIN RAISE EXCEPTION 'injected failure'; END $$`)
-        yield* sql.unsafe(`CREATE TRIGGER ${trigger} BEFORE INSERT ON oauth_access_tokens FOR EACH ROW
+        yield* sql.unsafe(`CREATE TRIGGER ${trigger} BEFORE ${event} ON ${table} FOR EACH ROW
           WHEN (NEW.client_id = '${clientId}') EXECUTE FUNCTION ${trigger}()`)
       }))
       try {
@@ -187,11 +195,14 @@ describe.each(databaseVariants())("tokens, revocation and the agent endpoint ($n
       } finally {
         await app.runSql(Effect.gen(function*() {
           const sql = yield* SqlClient.SqlClient
-          yield* sql.unsafe(`DROP TRIGGER ${trigger} ON oauth_access_tokens`)
+          yield* sql.unsafe(`DROP TRIGGER ${trigger} ON ${table}`)
           yield* sql.unsafe(`DROP FUNCTION ${trigger}()`)
         }))
       }
     }
+    /** Makes every access-token insert of `clientId` fail while `during` runs. */
+    const failingAccessTokenInsert = <A>(clientId: string, during: () => Promise<A>): Promise<A> =>
+      failingWrite("oauth_access_tokens", "INSERT", clientId, during)
     const refreshTokensOf = (clientId: string) =>
       app.runSql(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
@@ -229,6 +240,39 @@ describe.each(databaseVariants())("tokens, revocation and the agent endpoint ($n
       expect((await refresh(client.clientId, tokens.refresh_token)).status).toBe(200)
       expect((await refresh(client.clientId, tokens.refresh_token)).body.error).toBe("invalid_grant")
       expect(await refreshTokensOf(client.clientId)).toEqual(expect.arrayContaining([{ rotated: false, revoked: true }]))
+    })
+
+    it("leaves the grant live when a client's revocation fails half-way", async () => {
+      const { client, tokens } = await app.connect()
+      const failed = await failingWrite("oauth_refresh_tokens", "UPDATE", client.clientId, () =>
+        app.formJson("/oauth/revoke", { client_id: client.clientId, token: tokens.access_token }))
+      expect(failed.status).toBeGreaterThanOrEqual(500)
+      expect((await getStore(tokens.access_token)).status).toBe(200)
+      expect(await refreshTokensOf(client.clientId)).toEqual([{ rotated: false, revoked: false }])
+    })
+
+    it("leaves the grant live when a reuse revocation fails half-way, and revokes it on the next reuse", async () => {
+      const { client, tokens } = await app.connect()
+      const rotated = await refresh(client.clientId, tokens.refresh_token)
+      expect(rotated.status).toBe(200)
+      const failed = await failingWrite("oauth_access_tokens", "UPDATE", client.clientId, () =>
+        refresh(client.clientId, tokens.refresh_token))
+      expect(failed.status).toBeGreaterThanOrEqual(500)
+      expect((await getStore(rotated.body.access_token)).status).toBe(200)
+      expect((await refresh(client.clientId, tokens.refresh_token)).body.error).toBe("invalid_grant")
+      expect((await getStore(rotated.body.access_token)).status).toBe(401)
+    })
+
+    it("leaves the connection live when the merchant's revocation fails half-way", async () => {
+      const merchant = await app.seedMerchant()
+      const { client, tokens } = await app.connect({ merchant })
+      const list = await app.operator("GET", `/stores/${merchant.storeIds[0]}/connections`)
+      const id = list.body.data[0].id
+      const failed = await failingWrite("oauth_refresh_tokens", "UPDATE", client.clientId, () =>
+        app.operator("DELETE", `/connections/${id}`))
+      expect(failed.status).toBeGreaterThanOrEqual(500)
+      expect((await getStore(tokens.access_token)).status).toBe(200)
+      expect((await app.operator("GET", `/stores/${merchant.storeIds[0]}/connections`)).body.data).toHaveLength(1)
     })
   })
 

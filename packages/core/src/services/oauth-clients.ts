@@ -1,12 +1,13 @@
-import { Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { randomBase62 } from "../domain/api-key.js"
 import { OAuthError } from "../domain/oauth/errors.js"
 import { type ClientGrantType, checkRegistration } from "../domain/oauth/registration.js"
-import { isScope, type Scope } from "../domain/scopes.js"
+import type { Scope } from "../domain/scopes.js"
+import { JsonStrings, jsonb, orUndefined, StoredScopes, storedJson, Timestamp } from "./oauth/rows.js"
 import { Settings } from "./settings.js"
 
-/** A registered connector client. */
+/** A registered connector client; its fields keep their RFC 7591 metadata names. */
 export interface OAuthClient {
   readonly client_id: string
   readonly client_name: string | null
@@ -18,17 +19,26 @@ export interface OAuthClient {
   readonly created_at: Date
 }
 
-interface ClientRow {
-  readonly client_id: string
-  readonly client_name: string | null
-  readonly redirect_uris: ReadonlyArray<string>
-  readonly grant_types: ReadonlyArray<ClientGrantType>
-  readonly scope: ReadonlyArray<string> | null
-  readonly verified: boolean
-  readonly created_at: Date
-}
+const GRANT_TYPES: ReadonlyArray<ClientGrantType> = ["authorization_code", "refresh_token"]
 
-const toClient = (row: ClientRow): OAuthClient => ({ ...row, scope: row.scope === null ? null : row.scope.filter(isScope) })
+// A row of `oauth_clients`, decoded straight into the record.
+const ClientRow = Schema.Struct({
+  client_id: Schema.String,
+  client_name: Schema.NullOr(Schema.String),
+  redirect_uris: JsonStrings,
+  grant_types: storedJson(Schema.Array(Schema.Literals(GRANT_TYPES))),
+  scope: Schema.NullOr(StoredScopes),
+  verified: Schema.Boolean,
+  created_at: Timestamp
+})
+
+// The caller's registration attempts in the last hour and day, and the seconds until each window frees one.
+const AttemptCounts = Schema.Struct({
+  hour: Schema.Int,
+  day: Schema.Int,
+  hourWait: Schema.NullOr(Schema.Int),
+  dayWait: Schema.NullOr(Schema.Int)
+})
 
 /** Registrations that never obtained a token are dropped after this long. */
 export const UNUSED_CLIENT_RETENTION_HOURS = 24
@@ -54,25 +64,30 @@ export class OAuthClients extends Context.Service<OAuthClients, {
       const sql = yield* SqlClient.SqlClient
       const settings = yield* Settings
 
+      const countAttempts = SqlSchema.findOne({
+        Request: Schema.String,
+        Result: AttemptCounts,
+        execute: (ip) =>
+          sql`
+            SELECT
+              count(*) FILTER (WHERE attempted_at > now() - interval '1 hour')::int AS hour,
+              count(*)::int AS day,
+              ceil(extract(epoch FROM min(attempted_at) FILTER (WHERE attempted_at > now() - interval '1 hour')
+                + interval '1 hour' - now()))::int AS "hourWait",
+              ceil(extract(epoch FROM min(attempted_at) + interval '1 day' - now()))::int AS "dayWait"
+            FROM oauth_registration_attempts
+            WHERE ip = ${ip} AND attempted_at > now() - interval '1 day'`
+      })
+
       // Insert first, then count: concurrent attempts each see at least themselves, so
       // the quota can refuse too many but never admit too many.
       const countAttempt = (ip: string) =>
         Effect.gen(function*() {
           yield* sql`INSERT INTO oauth_registration_attempts ${sql.insert({ ip })}`
-          const rows = yield* sql<{ hour: number; day: number; hour_wait: number | null; day_wait: number | null }>`
-            SELECT
-              count(*) FILTER (WHERE attempted_at > now() - interval '1 hour')::int AS hour,
-              count(*)::int AS day,
-              ceil(extract(epoch FROM min(attempted_at) FILTER (WHERE attempted_at > now() - interval '1 hour')
-                + interval '1 hour' - now()))::int AS hour_wait,
-              ceil(extract(epoch FROM min(attempted_at) + interval '1 day' - now()))::int AS day_wait
-            FROM oauth_registration_attempts
-            WHERE ip = ${ip} AND attempted_at > now() - interval '1 day'`
-          const row = rows[0]
-          if (row === undefined) return
+          const row = yield* countAttempts(ip)
           const waits: Array<number> = []
-          if (row.hour > settings.registrationLimitPerHour) waits.push(row.hour_wait ?? 3600)
-          if (row.day > settings.registrationLimitPerDay) waits.push(row.day_wait ?? 86400)
+          if (row.hour > settings.registrationLimitPerHour) waits.push(row.hourWait ?? 3600)
+          if (row.day > settings.registrationLimitPerDay) waits.push(row.dayWait ?? 86400)
           if (waits.length > 0) {
             const retryAfter = Math.max(1, ...waits)
             return yield* new OAuthError({
@@ -81,7 +96,34 @@ export class OAuthClients extends Context.Service<OAuthClients, {
               retryAfter
             })
           }
-        }).pipe(Effect.catchTag("SqlError", Effect.die))
+        }).pipe(Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die, NoSuchElementError: Effect.die }))
+
+      const insertClient = SqlSchema.findOne({
+        Request: Schema.Struct({
+          clientId: Schema.String,
+          clientName: Schema.NullOr(Schema.String),
+          redirectUris: Schema.Array(Schema.String),
+          grantTypes: Schema.Array(Schema.String),
+          scope: Schema.NullOr(Schema.Array(Schema.String)),
+          ip: Schema.String
+        }),
+        Result: ClientRow,
+        execute: (client) =>
+          sql`
+            INSERT INTO oauth_clients (client_id, client_name, redirect_uris, grant_types, scope, registered_ip)
+            VALUES (${client.clientId}, ${client.clientName}, ${jsonb(client.redirectUris)}::jsonb,
+              ${jsonb(client.grantTypes)}::jsonb, ${client.scope === null ? null : jsonb(client.scope)}::jsonb, ${client.ip})
+            RETURNING client_id, client_name, redirect_uris, grant_types, scope, verified, created_at`
+      })
+
+      const findClient = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: ClientRow,
+        execute: (clientId) =>
+          sql`
+            SELECT client_id, client_name, redirect_uris, grant_types, scope, verified, created_at
+            FROM oauth_clients WHERE client_id = ${clientId}`
+      })
 
       return OAuthClients.of({
         register: (body, ip) =>
@@ -92,29 +134,17 @@ export class OAuthClients extends Context.Service<OAuthClients, {
               return yield* new OAuthError({ error: verdict.error.error, description: verdict.error.error_description })
             }
             const r = verdict.registration
-            const rows = yield* sql<ClientRow>`
-              INSERT INTO oauth_clients ${
-              sql.insert({
-                client_id: `sc_client_${randomBase62(24)}`,
-                client_name: r.client_name,
-                redirect_uris: JSON.stringify(r.redirect_uris),
-                grant_types: JSON.stringify(r.grant_types),
-                scope: r.scope === null ? null : JSON.stringify(r.scope),
-                registered_ip: ip
-              })
-            }
-              RETURNING client_id, client_name, redirect_uris, grant_types, scope, verified, created_at`.pipe(Effect.orDie)
-            const row = rows[0]
-            if (row === undefined) return yield* Effect.die(new Error("client insert returned no row"))
-            return toClient(row)
+            const client: OAuthClient = yield* insertClient({
+              clientId: `sc_client_${randomBase62(24)}`,
+              clientName: r.client_name,
+              redirectUris: r.redirect_uris,
+              grantTypes: r.grant_types,
+              scope: r.scope,
+              ip
+            }).pipe(Effect.orDie)
+            return client
           }),
-        find: (clientId) =>
-          sql<ClientRow>`
-            SELECT client_id, client_name, redirect_uris, grant_types, scope, verified, created_at
-            FROM oauth_clients WHERE client_id = ${clientId}`.pipe(
-            Effect.orDie,
-            Effect.map((rows) => (rows[0] === undefined ? undefined : toClient(rows[0])))
-          ),
+        find: (clientId) => orUndefined(findClient(clientId)),
         markUsed: (clientId) =>
           sql`UPDATE oauth_clients SET obtained_token = true, last_used_at = now() WHERE client_id = ${clientId}`.pipe(
             Effect.orDie,

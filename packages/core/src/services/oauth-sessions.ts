@@ -1,7 +1,8 @@
-import { Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { hashSecret, newSecret } from "../domain/oauth/tokens.js"
 import { hashPassword, verifyPassword } from "../domain/password.js"
+import { orUndefined } from "./oauth/rows.js"
 import { RateLimiter } from "./rate-limiter.js"
 
 /** A signed-in merchant person on the consent screen. */
@@ -17,6 +18,11 @@ export interface ConnectableStore {
   readonly name: string
   readonly company_name: string
 }
+
+// A person's sign-in credentials, a live session and a connectable Store, as their rows decode.
+const PersonRow = Schema.Struct({ id: Schema.Int, passwordHash: Schema.String })
+const SessionRow = Schema.Struct({ personId: Schema.Int, csrfToken: Schema.String })
+const StoreRow = Schema.Struct({ id: Schema.Int, name: Schema.String, company_name: Schema.String })
 
 /** Why a sign-in was refused. */
 export type SignInRefusal = "bad_credentials" | "too_many_attempts"
@@ -48,16 +54,38 @@ export class OAuthSessions extends Context.Service<OAuthSessions, {
       let decoy: Promise<string> | undefined
       const decoyHash = () => (decoy ??= hashPassword("signcraft-decoy-password"))
 
+      const findPerson = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: PersonRow,
+        execute: (email) => sql`SELECT id, password_hash AS "passwordHash" FROM persons WHERE lower(email) = ${email}`
+      })
+      const findSession = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: SessionRow,
+        execute: (sessionHash) =>
+          sql`
+            SELECT person_id AS "personId", csrf_token AS "csrfToken" FROM oauth_sessions
+            WHERE session_hash = ${sessionHash} AND expires_at > now()`
+      })
+      // The record keeps `company_name`: it is what the consent page shows.
+      const findStores = SqlSchema.findAll({
+        Request: Schema.Int,
+        Result: StoreRow,
+        execute: (personId) =>
+          sql`
+            SELECT s.id, s.name, c.name AS company_name
+            FROM memberships m JOIN stores s ON s.company_id = m.company_id JOIN companies c ON c.id = m.company_id
+            WHERE m.person_id = ${personId} ORDER BY s.id`
+      })
+
       return OAuthSessions.of({
         signIn: (email, password, ip) =>
           Effect.gen(function*() {
             const normalised = email.trim().toLowerCase()
             const admission = yield* limiter.take(`oauth-sign-in:${ip}:${normalised}`, SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_SECONDS)
             if (admission._tag === "Limited") return yield* Effect.fail("too_many_attempts" as const)
-            const rows = yield* sql<{ id: number; password_hash: string }>`
-              SELECT id, password_hash FROM persons WHERE lower(email) = ${normalised}`.pipe(Effect.orDie)
-            const person = rows[0]
-            const stored = person?.password_hash ?? (yield* Effect.promise(decoyHash))
+            const person = yield* orUndefined(findPerson(normalised))
+            const stored = person?.passwordHash ?? (yield* Effect.promise(decoyHash))
             const matches = yield* Effect.promise(() => verifyPassword(password, stored))
             if (person === undefined || !matches) return yield* Effect.fail("bad_credentials" as const)
             const token = newSecret("sc_sess_")
@@ -68,21 +96,8 @@ export class OAuthSessions extends Context.Service<OAuthSessions, {
               .pipe(Effect.orDie)
             return { token, session: { personId: person.id, csrfToken } }
           }),
-        find: (token) =>
-          sql<{ person_id: number; csrf_token: string }>`
-            SELECT person_id, csrf_token FROM oauth_sessions
-            WHERE session_hash = ${hashSecret(token)} AND expires_at > now()`.pipe(
-            Effect.orDie,
-            Effect.map((rows) => {
-              const row = rows[0]
-              return row === undefined ? undefined : { personId: row.person_id, csrfToken: row.csrf_token }
-            })
-          ),
-        storesOf: (personId) =>
-          sql<ConnectableStore>`
-            SELECT s.id, s.name, c.name AS company_name
-            FROM memberships m JOIN stores s ON s.company_id = m.company_id JOIN companies c ON c.id = m.company_id
-            WHERE m.person_id = ${personId} ORDER BY s.id`.pipe(Effect.orDie),
+        find: (token) => orUndefined(findSession(hashSecret(token))),
+        storesOf: (personId) => findStores(personId).pipe(Effect.orDie),
         prune: sql`DELETE FROM oauth_sessions WHERE expires_at < now()`.pipe(Effect.orDie, Effect.asVoid)
       })
     })

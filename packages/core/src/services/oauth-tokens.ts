@@ -1,8 +1,9 @@
-import { Clock, Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
+import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { exportJWK, generateKeyPair, importJWK, type JWK, jwtVerify, SignJWT } from "jose"
 import { randomBase62 } from "../domain/api-key.js"
 import { InvalidAccessToken } from "../domain/oauth/errors.js"
+import { jsonb, orUndefined, storedJson, Timestamp } from "./oauth/rows.js"
 import { Settings } from "./settings.js"
 
 /** The claims of a connector access token. */
@@ -23,11 +24,12 @@ const TYPE = "at+jwt"
 const KEY_ROTATION_MS = 30 * 24 * 60 * 60 * 1000
 const ACTIVE_KEY_CACHE_MS = 60 * 1000
 
-interface KeyRow {
-  readonly kid: string
-  readonly private_jwk: JWK
-  readonly created_at: Date
-}
+// A row of `oauth_signing_keys`. The JWK is checked as an object here; `importJWK` judges its members.
+const KeyRow = Schema.Struct({
+  kid: Schema.String,
+  privateJwk: storedJson(Schema.Record(Schema.String, Schema.Unknown)),
+  createdAt: Timestamp
+})
 
 /** A private signing key and its `kid`. */
 export interface SigningKey {
@@ -73,11 +75,26 @@ export class AccessTokenSigner extends Context.Service<AccessTokenSigner, {
       const verifying = new Map<string, CryptoKey>()
       let active: ActiveKey | undefined
 
+      const findNewestKey = SqlSchema.findOneOption({
+        Request: Schema.Void,
+        Result: KeyRow,
+        execute: () =>
+          sql`
+            SELECT kid, private_jwk AS "privateJwk", created_at AS "createdAt" FROM oauth_signing_keys
+            WHERE retired_at IS NULL ORDER BY created_at DESC, kid LIMIT 1`
+      })
+      const findKey = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: KeyRow,
+        execute: (kid) =>
+          sql`SELECT kid, private_jwk AS "privateJwk", created_at AS "createdAt" FROM oauth_signing_keys WHERE kid = ${kid}`
+      })
+
       const createKey = Effect.gen(function*() {
         const { privateKey } = yield* Effect.promise(() => generateKeyPair(ALG, { extractable: true }))
         const jwk = yield* Effect.promise(() => exportJWK(privateKey))
         const kid = `k_${randomBase62(16)}`
-        yield* sql`INSERT INTO oauth_signing_keys ${sql.insert({ kid, alg: ALG, private_jwk: JSON.stringify(jwk) })}`
+        yield* sql`INSERT INTO oauth_signing_keys (kid, alg, private_jwk) VALUES (${kid}, ${ALG}, ${jsonb(jwk)}::jsonb)`
         return kid
       }).pipe(Effect.orDie)
 
@@ -86,21 +103,16 @@ export class AccessTokenSigner extends Context.Service<AccessTokenSigner, {
         if (active !== undefined && now - active.checkedAt < ACTIVE_KEY_CACHE_MS && now - active.createdAt < KEY_ROTATION_MS) {
           return active
         }
-        let rows = yield* sql<KeyRow>`
-          SELECT kid, private_jwk, created_at FROM oauth_signing_keys
-          WHERE retired_at IS NULL ORDER BY created_at DESC, kid LIMIT 1`.pipe(Effect.orDie)
-        const newest = rows[0]
-        if (newest === undefined || now - newest.created_at.getTime() >= KEY_ROTATION_MS) {
+        let row = yield* orUndefined(findNewestKey(undefined))
+        if (row === undefined || now - row.createdAt.getTime() >= KEY_ROTATION_MS) {
           yield* createKey
-          rows = yield* sql<KeyRow>`
-            SELECT kid, private_jwk, created_at FROM oauth_signing_keys
-            WHERE retired_at IS NULL ORDER BY created_at DESC, kid LIMIT 1`.pipe(Effect.orDie)
+          row = yield* orUndefined(findNewestKey(undefined))
         }
-        const row = rows[0]
         if (row === undefined) return yield* Effect.die(new Error("no signing key after creating one"))
-        const key = yield* Effect.promise(() => importJWK(row.private_jwk, ALG))
+        const { privateJwk } = row
+        const key = yield* Effect.promise(() => importJWK(privateJwk, ALG))
         if (!(key instanceof CryptoKey)) return yield* Effect.die(new Error("signing key is not a CryptoKey"))
-        active = { kid: row.kid, key, createdAt: row.created_at.getTime(), checkedAt: now }
+        active = { kid: row.kid, key, createdAt: row.createdAt.getTime(), checkedAt: now }
         return active
       })
 
@@ -108,11 +120,9 @@ export class AccessTokenSigner extends Context.Service<AccessTokenSigner, {
         Effect.gen(function*() {
           const cached = verifying.get(kid)
           if (cached !== undefined) return cached
-          const rows = yield* sql<KeyRow>`SELECT kid, private_jwk, created_at FROM oauth_signing_keys WHERE kid = ${kid}`
-            .pipe(Effect.orDie)
-          const row = rows[0]
+          const row = yield* orUndefined(findKey(kid))
           if (row === undefined) return undefined
-          const key = yield* Effect.promise(() => importJWK(publicPart(row.private_jwk), ALG))
+          const key = yield* Effect.promise(() => importJWK(publicPart(row.privateJwk), ALG))
           if (!(key instanceof CryptoKey)) return undefined
           verifying.set(kid, key)
           return key

@@ -1,0 +1,61 @@
+import { Effect, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { AccessTokenCheck, checkAccessToken } from "../../domain/oauth/access-token-check.js"
+import { InvalidAccessToken } from "../../domain/oauth/errors.js"
+import type { Scope } from "../../domain/scopes.js"
+import { AccessTokenSigner } from "../oauth-tokens.js"
+import { AccessTokenRow, orUndefined } from "./rows.js"
+
+/** Who is calling the agent endpoint, from a verified connector token. */
+export interface AgentPrincipal {
+  readonly grantId: number
+  readonly clientId: string
+  readonly personId: number
+  /** The Store comes from the token only. */
+  readonly storeId: number
+  readonly scopes: ReadonlyArray<Scope>
+}
+
+/** The per-request check of an agent request's bearer token. */
+export const makeAccessTokenCheck = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const signer = yield* AccessTokenSigner
+
+  // One read per request: the token, its grant and the approver's membership, judged by `now()`.
+  const findToken = SqlSchema.findOneOption({
+    Request: Schema.String,
+    Result: AccessTokenRow,
+    execute: (jti) =>
+      sql`
+        SELECT a.grant_id AS "grantId", a.client_id AS "clientId", g.person_id AS "personId", g.store_id AS "storeId",
+          a.scopes, a.resource, a.expires_at AS "expiresAt", a.revoked_at AS "revokedAt",
+          g.revoked_at AS "grantRevokedAt",
+          EXISTS (SELECT 1 FROM memberships m JOIN stores s ON s.company_id = m.company_id
+                  WHERE s.id = g.store_id AND m.person_id = g.person_id) AS member,
+          now() AS now
+        FROM oauth_access_tokens a JOIN oauth_grants g ON g.id = a.grant_id
+        WHERE a.jti = ${jti}`
+  })
+
+  return {
+    /** Verifies an agent request's bearer token for `resource`: signature, stored state, binding, membership. */
+    authenticate: (token: string, resource: string) =>
+      Effect.gen(function*() {
+        const claims = yield* signer.verify(token)
+        const row = yield* orUndefined(findToken(claims.jti))
+        // An unknown token is refused whatever the time, so the fallback clock is never consulted.
+        const check = checkAccessToken(row, claims.aud, resource, row?.now ?? new Date(0))
+        return yield* AccessTokenCheck.$match(check, {
+          Accepted: ({ token }): Effect.Effect<AgentPrincipal, InvalidAccessToken> =>
+            Effect.succeed({
+              grantId: token.grantId,
+              clientId: token.clientId,
+              personId: token.personId,
+              storeId: token.storeId,
+              scopes: token.scopes
+            }),
+          Rejected: ({ description }) => Effect.fail(new InvalidAccessToken({ description }))
+        })
+      })
+  }
+})

@@ -1,0 +1,60 @@
+import { Effect, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import type { Scope } from "../../domain/scopes.js"
+import { StoredScopes, Timestamp } from "./rows.js"
+
+/** A live connection as the operator API lists it. */
+export interface Connection {
+  readonly id: number
+  readonly client_id: string
+  readonly client_name: string | null
+  readonly person_id: number
+  readonly scopes: ReadonlyArray<Scope>
+  readonly created_at: Date
+}
+
+// The record is the operator API's wire shape, so the row keeps its snake_case names.
+const ConnectionRow = Schema.Struct({
+  id: Schema.Int,
+  client_id: Schema.String,
+  client_name: Schema.NullOr(Schema.String),
+  person_id: Schema.Int,
+  scopes: StoredScopes,
+  created_at: Timestamp
+})
+
+/** The connections of a Store, and the pruning of spent codes and tokens. */
+export const makeConnections = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  const findConnections = SqlSchema.findAll({
+    Request: Schema.Int,
+    Result: ConnectionRow,
+    execute: (storeId) =>
+      sql`
+        SELECT g.id, g.client_id, c.client_name, g.person_id, g.scopes, g.created_at
+        FROM oauth_grants g JOIN oauth_clients c ON c.client_id = g.client_id
+        WHERE g.store_id = ${storeId} AND g.revoked_at IS NULL AND (
+          EXISTS (SELECT 1 FROM oauth_refresh_tokens r WHERE r.grant_id = g.id
+                  AND r.revoked_at IS NULL AND r.rotated_at IS NULL AND r.expires_at > now())
+          OR EXISTS (SELECT 1 FROM oauth_access_tokens a WHERE a.grant_id = g.id
+                  AND a.revoked_at IS NULL AND a.expires_at > now())
+          OR EXISTS (SELECT 1 FROM oauth_codes k WHERE k.grant_id = g.id
+                  AND k.consumed_at IS NULL AND k.expires_at > now()))
+        ORDER BY g.id`
+  })
+
+  return {
+    /** The live connections of a Store: unrevoked grants with a usable code or token. */
+    listConnections: (storeId: number): Effect.Effect<ReadonlyArray<Connection>> =>
+      findConnections(storeId).pipe(Effect.orDie),
+
+    /** Deletes expired codes and tokens. */
+    prune: Effect.gen(function*() {
+      // Expired rows serve no check any more; a day's grace keeps replays recognisable.
+      yield* sql`DELETE FROM oauth_codes WHERE expires_at < now() - interval '1 day'`
+      yield* sql`DELETE FROM oauth_access_tokens WHERE expires_at < now() - interval '1 day'`
+      yield* sql`DELETE FROM oauth_refresh_tokens WHERE expires_at < now() - interval '1 day'`
+    }).pipe(Effect.orDie)
+  }
+})

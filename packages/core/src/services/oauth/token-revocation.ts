@@ -1,0 +1,67 @@
+import { Effect, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { NotFound } from "../../domain/errors.js"
+import { decideConnectionRevocation, decideTokenRevocation, RevocationOutcome } from "../../domain/oauth/revocation.js"
+import { hashSecret } from "../../domain/oauth/tokens.js"
+import { AccessTokenSigner } from "../oauth-tokens.js"
+import { makeGrantStore } from "./grant-store.js"
+import { GrantRow, orUndefined, TokenHolderRow } from "./rows.js"
+
+/** Revocation of a grant by its client (RFC 7009) or by the merchant (a connection). */
+export const makeTokenRevocation = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const signer = yield* AccessTokenSigner
+  const store = yield* makeGrantStore
+
+  const findAccessTokenHolder = SqlSchema.findOneOption({
+    Request: Schema.String,
+    Result: TokenHolderRow,
+    execute: (jti) => sql`SELECT grant_id AS "grantId", client_id AS "clientId" FROM oauth_access_tokens WHERE jti = ${jti}`
+  })
+  const findRefreshTokenHolder = SqlSchema.findOneOption({
+    Request: Schema.String,
+    Result: TokenHolderRow,
+    execute: (tokenHash) =>
+      sql`SELECT grant_id AS "grantId", client_id AS "clientId" FROM oauth_refresh_tokens WHERE token_hash = ${tokenHash}`
+  })
+  // Locked, so two revocations of one connection cannot both find it live.
+  const lockGrant = SqlSchema.findOneOption({
+    Request: Schema.Int,
+    Result: Schema.Struct({ id: GrantRow.fields.id, revokedAt: GrantRow.fields.revokedAt }),
+    execute: (grantId) => sql`SELECT id, revoked_at AS "revokedAt" FROM oauth_grants WHERE id = ${grantId} FOR UPDATE`
+  })
+
+  // A JWT is an access token (found by its verified `jti`); anything else may be a refresh token.
+  const holderOf = (token: string) =>
+    token.split(".").length === 3
+      ? signer.verify(token).pipe(
+        Effect.option,
+        Effect.flatMap((claims) =>
+          claims._tag === "Some" ? orUndefined(findAccessTokenHolder(claims.value.jti)) : Effect.succeed(undefined)
+        )
+      )
+      : orUndefined(findRefreshTokenHolder(hashSecret(token)))
+
+  return {
+    /** RFC 7009: revokes the grant of a token issued to `clientId`; unknown tokens change nothing. */
+    revokeToken: (clientId: string, token: string) =>
+      Effect.gen(function*() {
+        const outcome = decideTokenRevocation(clientId, yield* holderOf(token))
+        if (outcome._tag === "Revoke") yield* store.revokeGrant(outcome.grantId, "client")
+      }).pipe(sql.withTransaction, Effect.orDie),
+
+    /** The merchant revokes a connection: every token and unexchanged code of it. */
+    revokeConnection: (grantId: number) =>
+      Effect.gen(function*() {
+        const outcome = decideConnectionRevocation(yield* orUndefined(lockGrant(grantId)))
+        return yield* RevocationOutcome.$match(outcome, {
+          Revoke: ({ grantId }) => Effect.as(store.revokeGrant(grantId, "merchant"), true),
+          Ignore: () => Effect.succeed(false)
+        })
+      }).pipe(
+        sql.withTransaction,
+        Effect.orDie,
+        Effect.flatMap((revoked) => (revoked ? Effect.void : Effect.fail(new NotFound({ resource: "connection" }))))
+      )
+  }
+})
