@@ -38,7 +38,8 @@ export interface DeliveryWorkerOptions {
  */
 export const webhookIdOf = (eventId: number): string => `evt_${eventId}`
 
-const USER_AGENT = "signcraft-webhooks/1"
+/** The `user-agent` of every delivery. */
+export const DELIVERY_USER_AGENT = "signcraft-webhooks/1"
 
 /**
  * Sends due webhook deliveries: claims a batch, POSTs each signed body concurrently, records
@@ -74,7 +75,7 @@ export class DeliveryWorker extends Context.Service<DeliveryWorker, {
             if (checked._tag === "Failure") return { _tag: "Failed", error: `url refused: ${checked.failure.detail}` } as const
             const headers = {
               "content-type": "application/json",
-              "user-agent": USER_AGENT,
+              "user-agent": DELIVERY_USER_AGENT,
               "x-webhook-id": webhookIdOf(claim.eventId),
               "x-webhook-topic": claim.topic,
               ...signatureHeaders(claim.secret, claim.body, new Date())
