@@ -1,5 +1,25 @@
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Context } from "effect"
+import { HttpApi } from "effect/http-api"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as Enums from "../../packages/core/src/domain/enums.js"
+import { retryCeilingMs } from "../../packages/core/src/domain/webhooks/retry-schedule.js"
+import { signatureHeaders } from "../../packages/core/src/domain/webhooks/signature.js"
+import { WEBHOOK_TOPICS } from "../../packages/core/src/domain/webhooks/topics.js"
+import { DeprecatedOperation } from "../../packages/core/src/http/annotations.js"
+import { SigncraftApi } from "../../packages/core/src/http/api/index.js"
+import { escapeHtml } from "../../packages/core/src/http/docs/pages.js"
+import {
+  formatDelay,
+  PYTHON_RECIPE,
+  SHELL_RECIPE,
+  TYPESCRIPT_RECIPE
+} from "../../packages/core/src/http/docs/webhooks-page.js"
 import { PROBLEM_CODES } from "../../packages/core/src/http/failure-table.js"
+import { defaultSettings } from "../../packages/core/src/services/settings.js"
 import { startApp } from "../support/app.js"
 import { embeddedVariant, type TestDatabase } from "../support/databases.js"
 
@@ -56,5 +76,125 @@ describe("documentation pages", () => {
     const publicDocument = JSON.parse(await app.handlerText("/api/v3/openapi.json"))
     expect(JSON.stringify(publicDocument.paths)).not.toContain("/operator/")
     expect(Object.keys(publicDocument.paths)).toContain("/storefront/v1/customisers/{customiser_id}/designs")
+  })
+
+  it("serve a migration guide that maps every deprecated operation the API declares to a v3 operation", async () => {
+    const deprecated: Array<string> = []
+    const operations = new Set<string>()
+    HttpApi.reflect(SigncraftApi, {
+      onGroup: () => {},
+      onEndpoint: ({ endpoint }) => {
+        const name = `${endpoint.method} ${endpoint.path.replace(/:(\w+)/g, "{$1}")}`
+        const annotation = Context.get(endpoint.annotations, DeprecatedOperation)
+        if (annotation === undefined) operations.add(name)
+        else deprecated.push(annotation)
+      }
+    })
+    expect(deprecated.length).toBeGreaterThanOrEqual(13)
+    const page = await app.handler(new Request("http://localhost:8080/docs/migration"))
+    expect(page.status).toBe(200)
+    expect(page.headers.get("content-type")).toContain("text/html")
+    const html = await page.text()
+    expect(html).not.toContain("<script")
+    expect(html).not.toContain("no replacement documented")
+    const rows = [...html.matchAll(/<tr><td><code>([^<]+)<\/code><\/td><td><code>([^<]+)<\/code><\/td>/g)]
+      .map(([, from, to]) => [from, to] as const)
+    for (const operation of deprecated) {
+      const row = rows.find(([from]) => from === escapeHtml(operation))
+      expect(row, operation).toBeDefined()
+      // The replacement is a current operation the API serves.
+      expect(operations.has(row?.[1] ?? ""), `${operation} → ${row?.[1]}`).toBe(true)
+    }
+    // The deprecation Link of a previous-generation answer leads here.
+    const legacy = await app.call("GET", "/api/v2/customisers")
+    expect(legacy.headers.get("link")).toContain("/docs/migration>; rel=deprecation")
+  })
+
+  it("list every legacy enum spelling next to its canonical value, and side-by-side examples", async () => {
+    const html = await app.handlerText("/docs/migration")
+    const definitions = Object.values(Enums).filter((value): value is Enums.EnumDefinition<string, string> =>
+      typeof value === "object" && value !== null && "legacyValues" in value
+    )
+    expect(definitions.length).toBeGreaterThan(5)
+    for (const definition of definitions) {
+      for (const spelling of definition.legacyValues) {
+        // Enumerations spelled the same on both generations have nothing to migrate.
+        if (definition.isCanonical(spelling)) continue
+        const canonical = definition.toCanonical(spelling).value
+        const row = new RegExp(`<td><code>${definition.name}</code></td><td><code>${canonical}</code>[^<]*</td><td>[^]*?<code>${spelling}</code>`)
+        expect(html, `${definition.name}: ${spelling}`).toMatch(row)
+      }
+    }
+    for (const heading of ["Read pricing", "Replace pricing", "Create an order (v2 custom integration)", "Create an order (unversioned)"]) {
+      expect(html).toContain(heading)
+    }
+    expect(html).toContain("migrate usage")
+    expect(html).toContain("/deprecated-usage")
+    for (const header of ["deprecation: @", "sunset: ", "link: &lt;"]) expect(html).toContain(header)
+  })
+
+  it("serve a webhooks guide with every topic, its headers and the worker's retry schedule", async () => {
+    const html = await app.handlerText("/docs/webhooks")
+    expect(html).not.toContain("<script")
+    for (const topic of WEBHOOK_TOPICS) {
+      expect(html).toContain(`<code>${topic}</code>`)
+      expect(html).toContain(`x-webhook-topic: ${topic}`)
+    }
+    for (const header of ["x-webhook-id", "x-webhook-timestamp", "x-webhook-signature", "user-agent"]) expect(html).toContain(header)
+    const base = defaultSettings().webhookRetryBaseMs
+    for (let failed = 1; failed <= 11; failed++) expect(html).toContain(`<td>${formatDelay(retryCeilingMs(failed, base))}</td>`)
+    expect(formatDelay(retryCeilingMs(1, base))).toBe("30 s")
+    expect(formatDelay(retryCeilingMs(10, base))).toBe("4 h 16 min")
+    for (const recipe of [TYPESCRIPT_RECIPE, PYTHON_RECIPE, SHELL_RECIPE]) expect(html).toContain(escapeHtml(recipe))
+  })
+
+  describe("the documented verification recipes, run against a delivery signed by the service's signer", () => {
+    const secret = "whsec_test_9f8e7d6c"
+    // Non-ASCII on purpose: the signature covers the UTF-8 bytes.
+    const body = JSON.stringify({ order: { order_id: 5001, external_id: "gid://shop/Order/777", note: "Café ✓" } })
+    let dir: string
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), "signcraft-recipes-"))
+      writeFileSync(join(dir, "verify.sh"), SHELL_RECIPE)
+      writeFileSync(
+        join(dir, "verify.py"),
+        `${PYTHON_RECIPE}
+import sys
+ok = verify_webhook(sys.stdin.buffer.read(), sys.argv[2], sys.argv[3], sys.argv[1])
+` +
+          `print("valid" if ok else "invalid")
+sys.exit(0 if ok else 1)
+`
+      )
+    })
+    afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+    const run = (command: string, script: string, args: ReadonlyArray<string>, input: string) => {
+      try {
+        return { output: execFileSync(command, [join(dir, script), ...args], { input, encoding: "utf8" }).trim(), code: 0 }
+      } catch (error) {
+        const failed = error as { stdout?: string; status?: number }
+        return { output: String(failed.stdout ?? "").trim(), code: failed.status ?? -1 }
+      }
+    }
+    const cases = (now: Date) => {
+      const headers = signatureHeaders(secret, body, now)
+      return { timestamp: headers["x-webhook-timestamp"], signature: headers["x-webhook-signature"] }
+    }
+
+    for (const [command, script] of [["bash", "verify.sh"], ["python3", "verify.py"]] as const) {
+      it(`${command}: valid for the signed body, invalid when tampered, stale or signed with another secret`, () => {
+        const { timestamp, signature } = cases(new Date())
+        expect(run(command, script, [secret, timestamp, signature], body)).toEqual({ output: "valid", code: 0 })
+        expect(run(command, script, [secret, timestamp, signature.toUpperCase()], body)).toEqual({ output: "valid", code: 0 })
+        const tampered = body.replace("5001", "5002")
+        expect(run(command, script, [secret, timestamp, signature], tampered)).toEqual({ output: "invalid", code: 1 })
+        expect(run(command, script, [secret, timestamp, signature], `${body}\n`)).toEqual({ output: "invalid", code: 1 })
+        expect(run(command, script, ["another-secret", timestamp, signature], body)).toEqual({ output: "invalid", code: 1 })
+        const stale = cases(new Date(Date.now() - 3600_000))
+        expect(run(command, script, [secret, stale.timestamp, stale.signature], body)).toEqual({ output: "invalid", code: 1 })
+        expect(run(command, script, [secret, "12ab", signature], body)).toEqual({ output: "invalid", code: 1 })
+      })
+    }
   })
 })
