@@ -11,6 +11,18 @@ import { signatureHeaders } from "../../packages/core/src/domain/webhooks/signat
 import { WEBHOOK_TOPICS } from "../../packages/core/src/domain/webhooks/topics.js"
 import { DeprecatedOperation } from "../../packages/core/src/http/annotations.js"
 import { SigncraftApi } from "../../packages/core/src/http/api/index.js"
+import { Result } from "effect"
+import { legacyOrderToV3 } from "../../packages/core/src/domain/orders/legacy-order-to-v3.js"
+import { legacyProductToV3 } from "../../packages/core/src/domain/orders/legacy-product-to-v3.js"
+import { v2OrderToV3 } from "../../packages/core/src/domain/orders/v2-order-to-v3.js"
+import { pricingV3ToV2 } from "../../packages/core/src/domain/pricing/translate-pricing.js"
+import {
+  FIELD_MAP,
+  resolveProductId,
+  SAMPLE_LEGACY_ORDER,
+  SAMPLE_PRICING,
+  SAMPLE_V2_ORDER
+} from "../../packages/core/src/http/docs/migration-page.js"
 import { escapeHtml } from "../../packages/core/src/http/docs/pages.js"
 import {
   formatDelay,
@@ -22,6 +34,12 @@ import { PROBLEM_CODES } from "../../packages/core/src/http/failure-table.js"
 import { defaultSettings } from "../../packages/core/src/services/settings.js"
 import { startApp } from "../support/app.js"
 import { embeddedVariant, type TestDatabase } from "../support/databases.js"
+
+// Every enumeration enums.ts exports, so a new one is checked without being listed here.
+const isEnumDefinition = (value: unknown): value is Enums.EnumDefinition<string, string> =>
+  typeof value === "object" && value !== null && "legacyValues" in value && "toCanonical" in value
+const enumDefinitions = (): ReadonlyArray<Enums.EnumDefinition<string, string>> =>
+  Object.values<unknown>(Enums).filter(isEnumDefinition)
 
 describe("documentation pages", () => {
   let db: TestDatabase
@@ -112,9 +130,7 @@ describe("documentation pages", () => {
 
   it("list every legacy enum spelling next to its canonical value, and side-by-side examples", async () => {
     const html = await app.handlerText("/docs/migration")
-    const definitions = Object.values(Enums).filter((value): value is Enums.EnumDefinition<string, string> =>
-      typeof value === "object" && value !== null && "legacyValues" in value
-    )
+    const definitions = enumDefinitions()
     expect(definitions.length).toBeGreaterThan(5)
     for (const definition of definitions) {
       for (const spelling of definition.legacyValues) {
@@ -146,6 +162,60 @@ describe("documentation pages", () => {
     expect(formatDelay(retryCeilingMs(1, base))).toBe("30 s")
     expect(formatDelay(retryCeilingMs(10, base))).toBe("4 h 16 min")
     for (const recipe of [TYPESCRIPT_RECIPE, PYTHON_RECIPE, SHELL_RECIPE]) expect(html).toContain(escapeHtml(recipe))
+  })
+
+  it("map fields the way the service's translators do, wherever a row names two plain paths", () => {
+    const succeeded = <A>(result: Result.Result<A, unknown>): A => {
+      if (Result.isFailure(result)) throw new Error(`translation failed: ${JSON.stringify(result.failure)}`)
+      return result.success
+    }
+    // `a.b[].c` → the value at a.b[0].c.
+    const at = (value: unknown, path: string): unknown =>
+      path.split(".").reduce<unknown>((node, segment) => {
+        const key = segment.replace(/\[\]$/, "")
+        const child = typeof node === "object" && node !== null ? (node as Record<string, unknown>)[key] : undefined
+        return segment.endsWith("[]") && Array.isArray(child) ? child[0] : child
+      }, value)
+    const v3Pricing = {
+      ...SAMPLE_PRICING,
+      sheet_pricing: { rows: [{ width_limit_cm: 50, height_limit_cm: 40, base_price: 1200, price_per_sq_cm: 0.5 }] }
+    }
+    const productSync = {
+      product_id: "design-77",
+      cart: { text: "Open late", font: { name: "Barcelona" } },
+      price_breakdown: {},
+      custom_background_path: "https://cdn.example.com/bg.png",
+      custom_background_original_path: "https://cdn.example.com/bg-original.png",
+      logo_original_path: "https://cdn.example.com/logo.svg"
+    }
+    const pairs: Readonly<Record<string, readonly [legacy: unknown, v3: unknown]>> = {
+      "v2 order": [SAMPLE_V2_ORDER, succeeded(v2OrderToV3(SAMPLE_V2_ORDER, { resolveProductId }))],
+      "unversioned order": [SAMPLE_LEGACY_ORDER, succeeded(legacyOrderToV3(SAMPLE_LEGACY_ORDER, { integrationId: 1, resolveProductId }))],
+      "product sync": [
+        productSync,
+        succeeded(legacyProductToV3(productSync, { integrationId: 1, title: "Sign", priceAmount: 100, currency: "USD" }))
+      ],
+      "v2 pricing": [pricingV3ToV2(v3Pricing), v3Pricing]
+    }
+    const enums = enumDefinitions()
+    const plainPath = /^[A-Za-z_0-9]+(\[\])?(\.[A-Za-z_0-9]+(\[\])?)*$/
+    let checked = 0
+    for (const [where, legacyPath, v3Path] of FIELD_MAP) {
+      if (!plainPath.test(legacyPath) || !plainPath.test(v3Path)) continue
+      const pair = pairs[where]
+      expect(pair, where).toBeDefined()
+      const legacy = at(pair?.[0], legacyPath)
+      const v3 = at(pair?.[1], v3Path)
+      expect(legacy, `${where} ${legacyPath}`).toBeDefined()
+      expect(v3, `${where} ${v3Path}`).toBeDefined()
+      // Same value, the same value in its other spelling, or a renamed list of as many (renamed) items.
+      const sameValue = JSON.stringify(legacy) === JSON.stringify(v3) ||
+        (Array.isArray(legacy) && Array.isArray(v3) && legacy.length === v3.length) ||
+        (typeof legacy === "string" && enums.some((definition) => definition.toCanonical(legacy).value === v3 && legacy !== v3))
+      expect(sameValue, `${where}: ${legacyPath} ${JSON.stringify(legacy)} → ${v3Path} ${JSON.stringify(v3)}`).toBe(true)
+      checked++
+    }
+    expect(checked).toBeGreaterThanOrEqual(20)
   })
 
   describe("the documented verification recipes, run against a delivery signed by the service's signer", () => {

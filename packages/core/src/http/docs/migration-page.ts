@@ -111,7 +111,8 @@ const ENUMS = [
 
 /**
  * Field translations from the previous generation to v3 (service spec, Versioning rule 8). The
- * translators in domain/orders and domain/pricing implement them; this is their reader's map.
+ * translators in domain/orders and domain/pricing implement them; this is their reader's map, and
+ * its rows that are plain paths are checked against the translators (test/http/docs-pages.test.ts).
  */
 export const FIELD_MAP: ReadonlyArray<readonly [where: string, legacy: string, v3: string]> = [
   ["v2 order", "external_id", "store_order_id"],
@@ -123,7 +124,10 @@ export const FIELD_MAP: ReadonlyArray<readonly [where: string, legacy: string, v
   ["v2 pricing", "price_lists[].pricing_id", "price_lists[].price_list_id"],
   ["v2 pricing", "sizes[].height_strategy", "sizes[].sizing_strategy"],
   ["v2 pricing", "sheet_pricing.pricings", "sheet_pricing.rows"],
-  ["v2 pricing", "sheet band cmLimitWidth, cmLimitHeight, basePrice, pricePerSqCm", "width_limit_cm, height_limit_cm, base_price, price_per_sq_cm"],
+  ["v2 pricing", "sheet_pricing.pricings[].cmLimitWidth", "sheet_pricing.rows[].width_limit_cm"],
+  ["v2 pricing", "sheet_pricing.pricings[].cmLimitHeight", "sheet_pricing.rows[].height_limit_cm"],
+  ["v2 pricing", "sheet_pricing.pricings[].basePrice", "sheet_pricing.rows[].base_price"],
+  ["v2 pricing", "sheet_pricing.pricings[].pricePerSqCm", "sheet_pricing.rows[].price_per_sq_cm"],
   ["v2 pricing", "value_units", "removed (read-only currency instead)"],
   ["unversioned order", "order_id", "store_order_id"],
   ["unversioned order", "order_number", "store_order_number"],
@@ -131,7 +135,9 @@ export const FIELD_MAP: ReadonlyArray<readonly [where: string, legacy: string, v
   ["unversioned order", "order_currency", "currency"],
   ["unversioned order", "email", "customer.email"],
   ["unversioned order", "shipping_address.name", "shipping_address.first_name and last_name"],
-  ["unversioned order", "shipping_address.address1, address2, zip", "address_1, address_2, postcode"],
+  ["unversioned order", "shipping_address.address1", "shipping_address.address_1"],
+  ["unversioned order", "shipping_address.address2", "shipping_address.address_2"],
+  ["unversioned order", "shipping_address.zip", "shipping_address.postcode"],
   ["unversioned order", "products[] (one element per unit)", "line_items[] (product_id, quantity)"],
   ["product sync", "product_id", "store_product_id"],
   ["product sync", "cart", "customisations[] (key, label, value)"],
@@ -182,7 +188,8 @@ const enumTable = (): string =>
   )
 
 // The examples are computed by the service's own translators, so they show what it really does.
-const SAMPLE_PRICING: PricingDocumentV3 = {
+/** The pricing document of the examples. */
+export const SAMPLE_PRICING: PricingDocumentV3 = {
   ...pricingHeaderV3({ pricingModel: "simple_letter", currency: "USD", customiserId: 42 }),
   sizes: [{
     size_id: 7,
@@ -209,7 +216,8 @@ const writeBodyV3 = (document: PricingDocumentV3): PricingDocumentV3 => {
   return body
 }
 
-const SAMPLE_V2_ORDER: V2OrderRequest = {
+/** The v2 order of the examples. */
+export const SAMPLE_V2_ORDER: V2OrderRequest = {
   integration_id: 12,
   external_id: "gid://shop/Order/777",
   external_order_number: "#1017",
@@ -229,7 +237,8 @@ const SAMPLE_V2_ORDER: V2OrderRequest = {
   products: [{ external_id: "1001", quantity: 1, price: 24900 }]
 }
 
-const SAMPLE_LEGACY_ORDER: LegacyOrderRequest = {
+/** The unversioned order of the examples. */
+export const SAMPLE_LEGACY_ORDER: LegacyOrderRequest = {
   order_id: "gid://shop/Order/778",
   order_number: "#1018",
   order_total: 249,
@@ -239,6 +248,7 @@ const SAMPLE_LEGACY_ORDER: LegacyOrderRequest = {
   shipping_address: {
     name: "Ada Lovelace",
     address1: "1 Analytical Way",
+    address2: "Floor 2",
     city: "London",
     province: "Greater London",
     country: "GB",
@@ -247,8 +257,8 @@ const SAMPLE_LEGACY_ORDER: LegacyOrderRequest = {
   shipping_line: "Standard"
 }
 
-// The v3 product that the storefront recorded for the design whose v2 `external_id` is "1001".
-const resolveProductId = (reference: string): number | undefined => (reference === "1001" ? 1001 : undefined)
+/** The examples' product lookup: the v3 product recorded for the design whose v2 `external_id` is "1001". */
+export const resolveProductId = (reference: string): number | undefined => (reference === "1001" ? 1001 : undefined)
 
 // A v3 success envelope as the service builds it, for an example answer at `path`.
 const envelope = (baseUrl: string, data: unknown, path: string) =>

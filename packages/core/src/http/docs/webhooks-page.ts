@@ -165,6 +165,7 @@ export const webhooksPage = (baseUrl: string, retryBaseMs: number): string =>
       "<h3>Python</h3>" + pre(PYTHON_RECIPE) +
       "<h3>Shell (bash and openssl)</h3>" + pre(SHELL_RECIPE) +
       "<p>For example: <code>./verify.sh \"$SECRET\" \"$TIMESTAMP\" \"$SIGNATURE\" &lt; body.json</code> prints " +
-      "<code>valid</code> (exit 0) or <code>invalid</code> (exit 1).</p>" +
+      "<code>valid</code> (exit 0) or <code>invalid</code> (exit 1). Its comparison is not constant-time: use it to check " +
+      "deliveries by hand or in scripts, and the TypeScript or Python version in a receiver.</p>" +
       "<h2>Retries</h2>" + retrySection(retryBaseMs)
   )
