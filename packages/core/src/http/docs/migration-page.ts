@@ -23,7 +23,7 @@ import type { V2OrderResponse } from "../api/legacy-commerce.js"
 import { orderView } from "../handlers/commerce-views.js"
 import { envelopeOf } from "../handlers/envelope.js"
 import { DEPRECATED_AT_UNIX, deprecationHeaders, SUNSET_HTTP_DATE } from "../deprecation.js"
-import { docPage, escapeHtml } from "./pages.js"
+import { code, docPage, escapeHtml, pre, prose } from "./pages.js"
 
 /** One operation of the API as documentation names it: `METHOD /path/{param}`. */
 interface DeclaredOperation {
@@ -147,15 +147,14 @@ export const FIELD_MAP: ReadonlyArray<readonly [where: string, legacy: string, v
   ["all", "path {customiser}", "path {customiser_id}"]
 ]
 
-const code = (text: string): string => `<code>${escapeHtml(text)}</code>`
-// `code` spans in short notes, escaped first.
-const prose = (text: string): string => escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>")
-const json = (value: unknown): string => `<pre><code>${escapeHtml(JSON.stringify(value, null, 2))}</code></pre>`
+// A field path in code type; a description as text.
+const field = (text: string): string => (text.includes(" ") ? escapeHtml(text) : code(text))
+const json = (value: unknown): string => pre(JSON.stringify(value, null, 2))
 const table = (headings: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string =>
   `<table><thead><tr>${headings.map((h) => `<th>${h}</th>`).join("")}</tr></thead><tbody>` +
   rows.map((cells) => `<tr>${cells.map((cell) => `<td>${cell}</td>`).join("")}</tr>`).join("") + "</tbody></table>"
 const sideBySide = (title: string, before: string, after: string): string =>
-  `<h3>${escapeHtml(title)}</h3><table><thead><tr><th>previous generation</th><th>v3</th></tr></thead>` +
+  `<h3>${escapeHtml(title)}</h3><table style="table-layout:fixed;width:100%"><thead><tr><th>previous generation</th><th>v3</th></tr></thead>` +
   `<tbody><tr><td style="vertical-align:top">${before}</td><td style="vertical-align:top">${after}</td></tr></tbody></table>`
 
 const replacementTable = (): string => {
@@ -304,7 +303,7 @@ const v3OrderResponse = (baseUrl: string, order: V3OrderRequest | undefined, id:
 const translated = <A>(result: Result.Result<A, unknown>): A | undefined => (Result.isSuccess(result) ? result.success : undefined)
 
 const http = (head: string, headers: ReadonlyArray<string>, body: unknown): string =>
-  `<pre><code>${escapeHtml([head, ...headers].join("\n"))}</code></pre>${body === undefined ? "" : json(body)}`
+  pre([head, ...headers].join("\n")) + (body === undefined ? "" : json(body))
 
 const examples = (baseUrl: string): string => {
   const v2Pricing = pricingV3ToV2(SAMPLE_PRICING)
@@ -359,7 +358,7 @@ const deprecatedDate = new Date(DEPRECATED_AT_UNIX * 1000).toISOString().slice(0
 const readingUsage = (baseUrl: string): string => {
   const headers = Object.entries(deprecationHeaders(baseUrl)).map(([name, value]) => `${name}: ${value}`).join("\n")
   return "<p>Every answer of a deprecated operation, errors included, carries three headers; they change neither " +
-    "body nor behaviour:</p>" + `<pre><code>${escapeHtml(headers)}</code></pre>` +
+    "body nor behaviour:</p>" + pre(headers) +
     table(["header", "meaning"], [
       [code("Deprecation"), `RFC 9745: the Unix time the operation was deprecated (${deprecatedDate}).`],
       [code("Sunset"), `RFC 8594: when the operation may be removed (${sunsetDate}); removal also depends on observed usage.`],
@@ -367,12 +366,10 @@ const readingUsage = (baseUrl: string): string => {
     ]) +
     "<p>Log these headers in your client to find the calls still to migrate. The service counts every call of a " +
     "deprecated operation per API key (operation, count, last use). The operator reads the counts of a Store with:</p>" +
-    `<pre><code>${
-      escapeHtml(
-        `OPERATOR_TOKEN=… npx signcraft migrate usage --base-url ${baseUrl} --store <store_id> [--json]\n\n` +
-          `# or over HTTP:\ncurl -H "Authorization: Bearer $OPERATOR_TOKEN" ${baseUrl}/operator/v1/stores/<store_id>/deprecated-usage`
-      )
-    }</code></pre>` +
+    pre(
+      `OPERATOR_TOKEN=… npx signcraft migrate usage --base-url ${baseUrl} --store <store_id> [--json]\n\n` +
+        `# or over HTTP:\ncurl -H "Authorization: Bearer $OPERATOR_TOKEN" ${baseUrl}/operator/v1/stores/<store_id>/deprecated-usage`
+    ) +
     "<p>Each line (or <code>data[]</code> item) names <code>api_key_id</code>, <code>operation</code> (as in the table " +
     "above), <code>count</code> and <code>last_seen_at</code>. A key is migrated when its counts stop growing; then " +
     "revoke it.</p>"
@@ -398,8 +395,8 @@ export const migrationPage = (baseUrl: string): string =>
       "<h2>Replacement map</h2>" + replacementTable() +
       "<h2>Field map</h2>" + table(["request", "previous generation", "v3"], FIELD_MAP.map(([where, legacy, v3]) => [
         escapeHtml(where),
-        code(legacy),
-        escapeHtml(v3)
+        field(legacy),
+        field(v3)
       ])) +
       "<h2>Enumerations</h2><p>v3 uses the canonical values; v2 the legacy spellings. Tolerate values you do not know: " +
       "enumerations grow.</p>" + enumTable() +

@@ -10,18 +10,14 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER
 } from "../../domain/webhooks/signature.js"
-import { EVENT_TYPES } from "../../domain/webhooks/topics.js"
+import { EVENT_TYPES, type WebhookTopic } from "../../domain/webhooks/topics.js"
 import { DELIVERY_USER_AGENT, webhookIdOf } from "../../services/delivery-worker.js"
 import { DELIVERY_TIMEOUT_MS } from "../../services/webhook-sender.js"
-import { docPage, escapeHtml } from "./pages.js"
+import { code, docPage, escapeHtml, pre, prose } from "./pages.js"
 
-const code = (text: string): string => `<code>${escapeHtml(text)}</code>`
-const pre = (text: string): string => `<pre><code>${escapeHtml(text)}</code></pre>`
-// `code` spans in the catalogue's descriptions, escaped first.
-const prose = (text: string): string => escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>")
 
 /** What each topic's receiver answers with 200 (service spec, "Endpoints called on the integrator's side"). */
-const ANSWERS: Readonly<Record<string, string>> = {
+const ANSWERS: Readonly<Record<WebhookTopic, string>> = {
   "product:created": `{"external_id": "<your product id>"}`,
   "order:created": `{"ok": true}`,
   "form:submitted": `{"ok": true}`
@@ -120,7 +116,7 @@ const topicSection = (entry: (typeof EVENT_TYPES)[number]): string => {
     pre(`POST /your/receiver HTTP/1.1\n${deliveryHeaders(entry.topic, rawBody)}\n\n${rawBody}`) +
     "<p>The same body, indented for reading (the signature above is of the bytes as sent):</p>" +
     pre(JSON.stringify(entry.example, null, 2)) +
-    `<p>Answer <code>200</code> with <code>${escapeHtml(ANSWERS[entry.topic] ?? "{}")}</code>.</p>`
+    `<p>Answer <code>200</code> with <code>${escapeHtml(ANSWERS[entry.topic])}</code>.</p>`
 }
 
 const retrySection = (baseMs: number): string => {
