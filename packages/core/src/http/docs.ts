@@ -4,7 +4,9 @@ import { HttpApiScalar } from "effect/http-api"
 import { NotFound } from "../domain/errors.js"
 import { type ServiceSettings, Settings } from "../services/settings.js"
 import { OperatorDocsApi, openApiDocument, operatorOpenApiDocument, PublicDocsApi } from "./docs/documents.js"
-import { docPage, problemIndexPage, problemPage } from "./docs/pages.js"
+import { migrationPage } from "./docs/migration-page.js"
+import { problemIndexPage, problemPage } from "./docs/pages.js"
+import { webhooksPage } from "./docs/webhooks-page.js"
 import { PROBLEM_CODES, type ProblemCode } from "../presenters/failure-table.js"
 import type { RouteEntry } from "./route-table.js"
 
@@ -19,16 +21,6 @@ const scalar = {
   defaultOpenAllTags: true,
   hideClientButton: true
 } as const
-
-const migrationPage = (baseUrl: string): string =>
-  docPage(
-    baseUrl,
-    "Migrating from v2",
-    "<p>The v2 and unversioned operations are deprecated since 22 July 2026 and sunset on 22 January 2027. Move reads first, then writes, one generation per logical write, with an <code>Idempotency-Key</code> on every v3 write.</p>"
-  )
-
-const webhooksPage = (baseUrl: string): string =>
-  docPage(baseUrl, "Webhooks", "<p>Deliveries are signed; see the API reference for the subscription operations.</p>")
 
 const PUBLIC_PAGES = ["/docs", "/docs/problems", "/docs/problems/:code", "/docs/migration", "/docs/webhooks"] as const
 const OPERATOR_PAGES = ["/docs/operator", "/docs/operator/openapi.json"] as const
@@ -74,7 +66,7 @@ export const layerDocs = Layer.unwrap(Effect.gen(function*() {
     HttpRouter.add("GET", "/docs/problems", html(problemIndexPage(baseUrl))),
     problemRoute,
     HttpRouter.add("GET", "/docs/migration", html(migrationPage(baseUrl))),
-    HttpRouter.add("GET", "/docs/webhooks", html(webhooksPage(baseUrl))),
+    HttpRouter.add("GET", "/docs/webhooks", html(webhooksPage(baseUrl, settings.webhookRetryBaseMs))),
     ...operator
   )
 }))

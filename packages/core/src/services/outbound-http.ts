@@ -15,7 +15,8 @@ export const OUTBOUND_TIMEOUT_MS = 10_000
 /** Most bytes of an answer's body that are read; receivers answer a small JSON object. */
 export const OUTBOUND_MAX_RESPONSE_BYTES = 64 * 1024
 
-const USER_AGENT = "signcraft-webhooks/1"
+/** The `user-agent` of every request the service sends (deliveries and integration calls). */
+export const USER_AGENT = "signcraft-webhooks/1"
 
 /**
  * Why a request got no answer. `reason` is safe to log and to show; `detail` is the URL fault's

@@ -7,8 +7,14 @@ import { PROBLEM_GUIDES } from "./problem-guides.js"
 export const escapeHtml = (text: string): string =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
 
-// `code` spans in the guides' prose, escaped first.
-const prose = (text: string): string => escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>")
+/** Escaped text with its backtick-quoted spans set as `<code>`. */
+export const prose = (text: string): string => escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>")
+
+/** Escaped text as one `<code>` span. */
+export const code = (text: string): string => `<code>${escapeHtml(text)}</code>`
+
+/** Escaped text as a preformatted block. */
+export const pre = (text: string): string => `<pre><code>${escapeHtml(text)}</code></pre>`
 
 const STYLE = "body{font-family:system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;line-height:1.5}" +
   "pre{background:#f5f5f5;padding:1rem;overflow:auto}code{background:#f5f5f5;padding:0 .2rem}" +

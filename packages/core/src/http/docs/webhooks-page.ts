@@ -1,0 +1,167 @@
+import {
+  MAX_RETRY_DELAY_MS,
+  MIN_ATTEMPTS,
+  MIN_RETRY_WINDOW_MS,
+  retryCeilingMs
+} from "../../domain/webhooks/retry-schedule.js"
+import {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  signatureHeaders,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER
+} from "../../domain/webhooks/signature.js"
+import { EVENT_TYPES, type WebhookTopic } from "../../domain/webhooks/topics.js"
+import { webhookIdOf } from "../../domain/webhooks/webhook-id.js"
+import { OUTBOUND_TIMEOUT_MS as DELIVERY_TIMEOUT_MS, USER_AGENT as DELIVERY_USER_AGENT } from "../../services/outbound-http.js"
+import { code, docPage, escapeHtml, pre, prose } from "./pages.js"
+
+
+/** What each topic's receiver answers with 200 (service spec, "Endpoints called on the integrator's side"). */
+const ANSWERS: Readonly<Record<WebhookTopic, string>> = {
+  "product:created": `{"external_id": "<your product id>"}`,
+  "order:created": `{"ok": true}`,
+  "form:submitted": `{"ok": true}`
+}
+
+/** Formats a duration the way people read a schedule: `30 s`, `4 min`, `2 h 8 min`. */
+export const formatDelay = (ms: number): string => {
+  const seconds = Math.round(ms / 1000)
+  if (seconds < 60) return `${seconds} s`
+  const minutes = Math.round(seconds / 60)
+  if (minutes < 60) return `${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  const rest = minutes % 60
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`
+}
+
+/** The retry ceilings after each failed attempt until they reach the 6-hour cap, from the worker's own schedule. */
+export const retryCeilings = (baseMs: number): ReadonlyArray<number> => {
+  const ceilings: Array<number> = []
+  for (let failed = 1; ceilings.at(-1) !== MAX_RETRY_DELAY_MS && failed <= 64; failed++) {
+    ceilings.push(retryCeilingMs(failed, baseMs))
+  }
+  return ceilings
+}
+
+/** The shell (bash + openssl) verification recipe; reads the body from `body.json`. */
+export const SHELL_RECIPE = `#!/usr/bin/env bash
+# Usage: verify.sh <secret> <x-webhook-timestamp> <x-webhook-signature> < raw-body
+set -euo pipefail
+secret="$1"; timestamp="$2"; signature="$3"
+body_file="$(mktemp)"; trap 'rm -f "$body_file"' EXIT
+cat > "$body_file"   # the raw body, byte for byte, before any JSON parsing
+[[ "$timestamp" =~ ^[0-9]{1,15}$ ]] || { echo invalid; exit 1; }
+now="$(date +%s)"; ts=$((10#$timestamp))   # 10#: leading zeros are not octal
+(( now - ts <= ${DEFAULT_WEBHOOK_TOLERANCE_SECONDS} && ts - now <= ${DEFAULT_WEBHOOK_TOLERANCE_SECONDS} )) || { echo invalid; exit 1; }
+expected="$( { printf '%s.' "$timestamp"; cat "$body_file"; } \\
+  | openssl dgst -sha256 -hmac "$secret" -r | cut -d' ' -f1)"
+if [[ "$expected" == "\${signature,,}" ]]; then echo valid; else echo invalid; exit 1; fi
+`
+
+/** The Python 3 verification recipe (standard library only). */
+export const PYTHON_RECIPE = `import hashlib, hmac, re, time
+
+TOLERANCE_SECONDS = ${DEFAULT_WEBHOOK_TOLERANCE_SECONDS}
+
+def verify_webhook(raw_body: bytes, timestamp: str, signature: str, secret: str) -> bool:
+    """raw_body: the request body exactly as received, before any JSON decoding."""
+    if not timestamp or not signature or not re.fullmatch(r"[0-9]{1,15}", timestamp):
+        return False
+    if abs(time.time() - int(timestamp)) > TOLERANCE_SECONDS:
+        return False
+    expected = hmac.new(secret.encode(), timestamp.encode() + b"." + raw_body, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected.encode(), signature.lower().encode())
+
+# In a Flask view, say:
+#   ok = verify_webhook(request.get_data(), request.headers.get("${WEBHOOK_TIMESTAMP_HEADER}", ""),
+#                       request.headers.get("${WEBHOOK_SIGNATURE_HEADER}", ""), SECRET)
+`
+
+/** The TypeScript verification recipe, with the client package's `verifyWebhook`. */
+export const TYPESCRIPT_RECIPE = `import { verifyWebhook } from "@signcraft/client"
+
+// Node's http server: read the raw body first, parse JSON only once it is verified.
+const chunks: Array<Buffer> = []
+for await (const chunk of req) chunks.push(chunk)
+const rawBody = Buffer.concat(chunks)
+const result = verifyWebhook({ rawBody, headers: req.headers, secret: process.env.WEBHOOK_SECRET ?? "" })
+if (!result.ok) {
+  res.writeHead(401).end() // result.reason: missing_header | invalid_timestamp | timestamp_out_of_tolerance | signature_mismatch
+} else {
+  const event = JSON.parse(rawBody.toString("utf8"))
+  // …
+}
+
+// In a fetch-style handler (Next.js route, Workers, Deno): headers is the Request's Headers.
+const body = await request.text()
+const verified = verifyWebhook({ rawBody: body, headers: request.headers, secret })
+`
+
+const EXAMPLE_SECRET = "whsec_example"
+const EXAMPLE_TIME = new Date("2026-03-01T12:00:05.000Z")
+
+const deliveryHeaders = (topic: string, rawBody: string): string =>
+  Object.entries({
+    "content-type": "application/json",
+    "user-agent": DELIVERY_USER_AGENT,
+    "x-webhook-id": webhookIdOf(9001),
+    "x-webhook-topic": topic,
+    ...signatureHeaders(EXAMPLE_SECRET, rawBody, EXAMPLE_TIME)
+  }).map(([name, value]) => `${name}: ${value}`).join("\n")
+
+const topicSection = (entry: (typeof EVENT_TYPES)[number]): string => {
+  const rawBody = JSON.stringify(entry.example)
+  return `<h3 id="${escapeHtml(entry.topic.replace(":", "-"))}">${code(entry.topic)}${entry.deprecated ? " (deprecated)" : ""}</h3>` +
+    `<p>${prose(entry.description)}</p>` +
+    pre(`POST /your/receiver HTTP/1.1\n${deliveryHeaders(entry.topic, rawBody)}\n\n${rawBody}`) +
+    "<p>The same body, indented for reading (the signature above is of the bytes as sent):</p>" +
+    pre(JSON.stringify(entry.example, null, 2)) +
+    `<p>Answer <code>200</code> with <code>${escapeHtml(ANSWERS[entry.topic])}</code>.</p>`
+}
+
+const retrySection = (baseMs: number): string => {
+  const ceilings = retryCeilings(baseMs)
+  return `<p>Any answer other than 2xx, a network failure or no complete answer within ${formatDelay(DELIVERY_TIMEOUT_MS)} is a failed attempt. ` +
+    "The next attempt waits a random time between zero and a ceiling that doubles after each failure, up to " +
+    `${formatDelay(MAX_RETRY_DELAY_MS)} (exponential backoff with full jitter, so receivers coming back from an ` +
+    "outage are not hit by every retry at once):</p>" +
+    "<table><thead><tr><th>after failed attempt</th><th>next attempt within</th></tr></thead><tbody>" +
+    ceilings.map((ms, index) =>
+      `<tr><td>${index + 1}${index === ceilings.length - 1 ? " and later" : ""}</td><td>${formatDelay(ms)}</td></tr>`
+    ).join("") + "</tbody></table>" +
+    `<p>A delivery is given up (status <code>failed</code>) only once it has had at least ${MIN_ATTEMPTS} attempts ` +
+    `and its first attempt is at least ${formatDelay(MIN_RETRY_WINDOW_MS)} old. Every attempt of one event carries the ` +
+    "same <code>x-webhook-id</code>: deduplicate on it. Failed deliveries can be listed and sent again with " +
+    "<code>GET /api/v3/webhook-subscriptions/{webhook_id}/deliveries</code> and its <code>redeliver</code> operation.</p>"
+}
+
+/** The webhooks guide (`/docs/webhooks`): payloads and headers per topic, verification recipes, the retry schedule. */
+export const webhooksPage = (baseUrl: string, retryBaseMs: number): string =>
+  docPage(
+    baseUrl,
+    "Webhooks",
+    "<p>Subscribe with <code>POST /api/v3/webhook-subscriptions</code> (<code>topic</code>, <code>url</code>); the " +
+      "answer carries the signing secret once, so store it then. Each event is delivered as an HTTP <code>POST</code> " +
+      "with a JSON body to the subscription's URL. Receivers ignore members they do not know and tolerate new topics.</p>" +
+      "<h2>Headers</h2><table><thead><tr><th>header</th><th>value</th></tr></thead><tbody>" +
+      `<tr><td>${code("content-type")}</td><td><code>application/json</code></td></tr>` +
+      `<tr><td>${code("user-agent")}</td><td>${code(DELIVERY_USER_AGENT)}</td></tr>` +
+      `<tr><td>${code("x-webhook-id")}</td><td>The event's id (<code>${webhookIdOf(9001)}</code>), the same on every attempt and redelivery: deduplicate on it.</td></tr>` +
+      `<tr><td>${code("x-webhook-topic")}</td><td>The topic, e.g. <code>order:created</code>.</td></tr>` +
+      `<tr><td>${code(WEBHOOK_TIMESTAMP_HEADER)}</td><td>The signing time, Unix seconds as a decimal string.</td></tr>` +
+      `<tr><td>${code(WEBHOOK_SIGNATURE_HEADER)}</td><td>Lowercase hex HMAC-SHA256, keyed with the subscription's secret, ` +
+      "of the bytes <code>timestamp + \".\" + raw body</code>.</td></tr></tbody></table>" +
+      "<h2>Payloads</h2><p>The examples are signed with the secret <code>" + EXAMPLE_SECRET + "</code>.</p>" +
+      EVENT_TYPES.map(topicSection).join("") +
+      "<h2>Verifying a delivery</h2><p>Verify before parsing JSON, against the raw body exactly as received: any " +
+      "re-serialisation changes the bytes. Check that both headers are present, that the timestamp is within " +
+      `${DEFAULT_WEBHOOK_TOLERANCE_SECONDS} seconds of your clock (either direction) so an old delivery cannot be replayed, ` +
+      "and compare the signature in constant time.</p>" +
+      "<h3>TypeScript</h3>" + pre(TYPESCRIPT_RECIPE) +
+      "<h3>Python</h3>" + pre(PYTHON_RECIPE) +
+      "<h3>Shell (bash and openssl)</h3>" + pre(SHELL_RECIPE) +
+      "<p>For example: <code>./verify.sh \"$SECRET\" \"$TIMESTAMP\" \"$SIGNATURE\" &lt; body.json</code> prints " +
+      "<code>valid</code> (exit 0) or <code>invalid</code> (exit 1). Its comparison is not constant-time: use it to check " +
+      "deliveries by hand or in scripts, and the TypeScript or Python version in a receiver.</p>" +
+      "<h2>Retries</h2>" + retrySection(retryBaseMs)
+  )
