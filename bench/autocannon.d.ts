@@ -5,7 +5,13 @@ declare module "autocannon" {
     readonly connections?: number
     readonly duration?: number
     readonly pipelining?: number
+    /** Load-generating worker threads; 0 or unset runs the load in the calling thread. */
+    readonly workers?: number
+    readonly method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
     readonly headers?: Readonly<Record<string, string>>
+    readonly body?: string
+    /** Replaces every `[<id>]` in the request (headers and body) with a fresh unique id. */
+    readonly idReplacement?: boolean
   }
 
   interface Percentiles {

@@ -1,5 +1,5 @@
 /**
- * The baseline of `stores-me.ts`: a bare `node:http` server answering a fixed-shape
+ * Baseline (b) of `bench/http.ts`, "the same response without the framework": a bare `node:http` server answering a fixed-shape
  * JSON of the same size as `GET /api/v3/stores/me`, built per request, with the same
  * bearer check. `node --import tsx bench/bare-server.ts` with PORT set.
  */

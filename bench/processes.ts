@@ -95,8 +95,13 @@ export const cpuMicros = (pid: number | undefined): number => {
 export const peakRssMb = (pid: number | undefined): number => {
   const path = `/proc/${pid}/status`
   if (pid === undefined || !existsSync(path)) return 0
-  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(path, "utf8"))
-  return match?.[1] === undefined ? 0 : Math.round(Number(match[1]) / 1024)
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(path, "utf8"))
+    return match?.[1] === undefined ? 0 : Math.round(Number(match[1]) / 1024)
+  } catch {
+    // The process exited between the check and the read.
+    return 0
+  }
 }
 
 /** Sends SIGTERM and waits for the exit; SIGKILL after `graceMs`. */
@@ -108,4 +113,48 @@ export const stopServer = async (server: ServerChild, graceMs = 15_000): Promise
   const timer = setTimeout(() => child.kill("SIGKILL"), graceMs)
   await exited
   clearTimeout(timer)
+}
+
+/** Resident memory of a process now, in MB (VmRSS); 0 where /proc is missing or it has exited. */
+export const rssMb = (pid: number | undefined): number => {
+  const path = `/proc/${pid}/status`
+  if (pid === undefined || !existsSync(path)) return 0
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(path, "utf8"))
+    return match?.[1] === undefined ? 0 : Math.round(Number(match[1]) / 1024)
+  } catch {
+    // The process exited between the check and the read.
+    return 0
+  }
+}
+
+/** The highest memory a process reached while watched. */
+export interface RssWatch {
+  /** The peak so far, in MB: the larger of the sampled VmRSS and the kernel's VmHWM. */
+  readonly peakMb: () => number
+  readonly stop: () => void
+}
+
+/**
+ * Samples a process's resident memory every `intervalMs`. VmHWM alone would do on Linux, but
+ * it is gone once the process exits; the samples keep the figure for the summary.
+ */
+export const watchRss = (pid: number | undefined, intervalMs = 250): RssWatch => {
+  let peak = 0
+  const sample = () => {
+    peak = Math.max(peak, rssMb(pid), peakRssMb(pid))
+  }
+  sample()
+  const timer = setInterval(sample, intervalMs)
+  timer.unref()
+  return {
+    peakMb: () => {
+      sample()
+      return peak
+    },
+    stop: () => {
+      sample()
+      clearInterval(timer)
+    }
+  }
 }

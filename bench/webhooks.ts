@@ -9,7 +9,8 @@
  * 200 ms idle poll; BENCH_WEBHOOK_LANES and BENCH_WEBHOOK_BATCH override them) over the embedded database, and over PostgreSQL when DATABASE_URL is set (a throwaway
  * database is created and dropped), posting to a node:http receiver in a child process on 127.0.0.1.
  * 1. Throughput: BENCH_WEBHOOK_BACKLOG (3000) events queued first, then drained by one worker.
- * 2. Delay: BENCH_WEBHOOK_RATE (200) events/s for BENCH_WEBHOOK_SECONDS (10) while the worker runs.
+ * 2. Delay: BENCH_WEBHOOK_RATE (200) events/s for BENCH_WEBHOOK_SECONDS (else BENCH_SECONDS, else 10)
+ *    while the worker runs.
  * Every wait is bounded; loopback only.
  */
 import { PgClient } from "@effect/sql-pg"
@@ -28,10 +29,11 @@ import { Outbox } from "../packages/core/src/services/outbox.js"
 import { defaultSettings, Settings } from "../packages/core/src/services/settings.js"
 import { WebhookSubscriptions } from "../packages/core/src/services/webhook-subscriptions.js"
 import { type DatabaseConfig, layerDatabase } from "../packages/core/src/storage/database.js"
+import { appendSummary } from "./summary.js"
 
 const BACKLOG = Number(process.env.BENCH_WEBHOOK_BACKLOG ?? "3000")
 const RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? "200")
-const SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? "10")
+const SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? process.env.BENCH_SECONDS ?? "10")
 const TARGET_PER_SECOND = 500
 const TARGET_P99_MS = 1000
 const DEADLINE_MS = 120_000
@@ -51,6 +53,8 @@ const percentile = (values: ReadonlyArray<number>, p: number): number => {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const summaryRows: Array<string> = []
 
 const runBench = async (name: string, database: DatabaseConfig) => {
   // The receiver runs in its own process, as a real integrator's would.
@@ -133,6 +137,11 @@ const runBench = async (name: string, database: DatabaseConfig) => {
     console.log(
       `${name}: delay at ${RATE}/s for ${SECONDS} s: p50 ${p50} ms, p99 ${p99} ms, max ${Math.max(...delays)} ms over ${delays.length} deliveries (target p99 < ${TARGET_P99_MS} ms) ${p99 < TARGET_P99_MS ? "OK" : "ABOVE TARGET"}`
     )
+    summaryRows.push(
+      `| ${name} | ${perSecond.toFixed(0)} | ${p50} | ${p99} | > ${TARGET_PER_SECOND}/s, p99 < ${TARGET_P99_MS} ms | ${
+        perSecond > TARGET_PER_SECOND && p99 < TARGET_P99_MS ? "PASS" : "BELOW"
+      } |`
+    )
     if (failures.size > 0) console.log(`${name}: failed attempts (retried): ${JSON.stringify(Object.fromEntries(failures))}`)
   } finally {
     await runtime.dispose()
@@ -167,3 +176,8 @@ if (adminUrl === undefined || adminUrl === "") {
     await runPg(adminUrl, statement(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).catch(() => {})
   }
 }
+appendSummary([
+  `| webhook delivery (backlog ${BACKLOG}, then ${RATE}/s for ${SECONDS} s) | deliveries/s | delay p50 ms | delay p99 ms | target | verdict |`,
+  "|---|---:|---:|---:|---|---|",
+  ...summaryRows
+].join("\n"))

@@ -1,0 +1,428 @@
+/**
+ * The HTTP benchmark of `npm run bench` (issue 15 item 1), built so it cannot flatter:
+ *
+ * - Two baselines, measured before and after the cases in the same run: (a) a bare node:http
+ *   server answering a fixed small JSON body under plain node (bench/bare-fixed-server.mjs, the
+ *   runtime's limit) and (b) the same-response server under tsx (bench/bare-server.ts). Ratios
+ *   are to the mean of (a)'s two runs, and also to (b)'s.
+ * - Evidence that autocannon is not the bottleneck: (a) loaded from this thread and from two
+ *   worker threads, with the server's and the generator's CPU time per wall second.
+ * - Cases on the reference server (`packages/server/src/bin.ts serve` under tsx, as
+ *   `npm start` runs it in a checkout), embedded database and, when DATABASE_URL is set, a
+ *   throwaway PostgreSQL database: stores/me, pricing read (~6.4 KB document), customiser list,
+ *   order write (distinct Idempotency-Keys), storefront design (with a local integrator).
+ *   Each: req/s, p50/p99, the server's CPU µs per request, ratios; peak RSS per server.
+ * - Start-up timings of `node packages/server/bin/signcraft.js serve` (bench/startup.ts).
+ *
+ * Servers run pinned to CPU 0 and autocannon to CPU 1 when `taskset` and two CPUs exist.
+ * Loopback only; every run is bounded. BENCH_SECONDS (10) per run, BENCH_WARMUP_SECONDS (2,
+ * at most BENCH_SECONDS), BENCH_CONNECTIONS (50), BENCH_CASES (comma list; all by default).
+ * With BENCH_SUMMARY_FILE set, the markdown summary is appended there too (bench/run.ts).
+ * Exits non-zero only when something crashes; a figure below target is reported, not fatal.
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { cpus, tmpdir } from "node:os"
+import { join } from "node:path"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { type CaseRequest, type LoadShape, type Measurement, measure } from "./load.js"
+import {
+  canPin,
+  freePort,
+  pinSelfToCpu1,
+  type ServerChild,
+  spawnServer,
+  stopServer,
+  waitUntilAnswering,
+  watchRss
+} from "./processes.js"
+import { checkOnce, designBody, orderBody, seed, type Seeded } from "./seed.js"
+import { appendSummary } from "./summary.js"
+import { STARTUP_TARGETS, type StartupTimings, timeStartups } from "./startup.js"
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? "10")
+const WARMUP_SECONDS = Math.min(SECONDS, Number(process.env.BENCH_WARMUP_SECONDS ?? "2"))
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? "50")
+const SELECTED = (process.env.BENCH_CASES ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "")
+const OPERATOR_TOKEN = `bench_${Date.now()}_${Math.random().toString(36).slice(2)}`
+// High enough that the quotas never answer 429 during a run.
+const UNTHROTTLED = "1000000000"
+// autocannon worker threads of the second baseline run (the generator-headroom check).
+const EXTRA_WORKERS = 2
+
+type Leg = "embedded" | "postgres"
+
+/** One HTTP case: its name for BENCH_CASES, its row label, its request and its target ratio to (a). */
+interface HttpCase {
+  readonly name: string
+  readonly label: string
+  readonly status: number
+  readonly request: (base: string, seeded: Seeded) => CaseRequest
+  readonly target?: (leg: Leg) => number
+}
+
+const json = (body: unknown) => JSON.stringify(body)
+
+const CASES: ReadonlyArray<HttpCase> = [
+  {
+    name: "stores-me",
+    label: "`GET /api/v3/stores/me`",
+    status: 200,
+    request: (base, seeded) => ({ url: `${base}/api/v3/stores/me`, method: "GET", headers: { authorization: `Bearer ${seeded.key}` } }),
+    target: () => 0.5
+  },
+  {
+    name: "pricing-read",
+    label: "`GET /api/v3/customisers/{id}/pricing`",
+    status: 200,
+    request: (base, seeded) => ({
+      url: `${base}/api/v3/customisers/${seeded.customiserId}/pricing`,
+      method: "GET",
+      headers: { authorization: `Bearer ${seeded.key}` }
+    }),
+    target: () => 0.35
+  },
+  {
+    name: "customiser-list",
+    label: "`GET /api/v3/customisers`",
+    status: 200,
+    request: (base, seeded) => ({ url: `${base}/api/v3/customisers`, method: "GET", headers: { authorization: `Bearer ${seeded.key}` } })
+  },
+  {
+    name: "order-write",
+    label: "`POST /api/v3/orders` (distinct keys)",
+    status: 201,
+    request: (base, seeded) => ({
+      url: `${base}/api/v3/orders`,
+      method: "POST",
+      headers: { authorization: `Bearer ${seeded.key}`, "content-type": "application/json", "idempotency-key": "bench-[<id>]" },
+      body: json(orderBody(seeded.integrationId, seeded.productId)),
+      unique: true
+    }),
+    target: (leg) => (leg === "embedded" ? 0.03 : 0.05)
+  },
+  {
+    name: "storefront-design",
+    label: "`POST /storefront/v1/customisers/{id}/designs`",
+    status: 201,
+    request: (base, seeded) => ({
+      url: `${base}/storefront/v1/customisers/${seeded.customiserId}/designs`,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: json(designBody(seeded.integrationId))
+    })
+  }
+]
+
+const selected = (name: string) => SELECTED.length === 0 || SELECTED.includes(name)
+
+interface CaseResult {
+  readonly leg: Leg
+  readonly label: string
+  readonly measurement?: Measurement
+  readonly error?: string
+  readonly target?: number
+}
+
+interface LegResult {
+  readonly leg: Leg
+  readonly peakRssMb: number
+  readonly note?: string
+}
+
+const cleanups: Array<() => Promise<void>> = []
+
+const track = (server: ServerChild): ServerChild => {
+  cleanups.push(() => stopServer(server))
+  return server
+}
+
+// `unauthenticatedStatus`: what the server answers the readiness poll, which sends no token.
+const startBaseline = async (pin: boolean, args: ReadonlyArray<string>, unauthenticatedStatus: number) => {
+  const port = await freePort()
+  const server = track(spawnServer(args, { PORT: String(port) }, pin))
+  const url = `http://127.0.0.1:${port}/api/v3/stores/me`
+  // (b) checks a bearer token; (a) answers 200 to anything.
+  const headers = { authorization: "Bearer bench" }
+  await waitUntilAnswering(server, url, unauthenticatedStatus)
+  return { server, request: { url, method: "GET", headers } satisfies CaseRequest }
+}
+
+const startReceiver = async () => {
+  const port = await freePort()
+  // Not pinned to the server's CPU: the integrator is another party, not the service's cost.
+  const server = track(spawnServer(["bench/integrator-receiver.mjs"], { PORT: String(port) }, false))
+  await waitUntilAnswering(server, `http://127.0.0.1:${port}/`, 200)
+  return `http://127.0.0.1:${port}/products`
+}
+
+const startSigncraft = async (database: Record<string, string>, pin: boolean) => {
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}`
+  const server = spawnServer(["--conditions=@signcraft/source", "--import", "tsx", "packages/server/src/bin.ts", "serve"], {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    BASE_URL: base,
+    SIGNCRAFT_ENV: "test",
+    OPERATOR_TOKEN,
+    RATE_LIMIT_PER_KEY_PER_MINUTE: UNTHROTTLED,
+    RATE_LIMIT_PER_IP_PER_MINUTE: UNTHROTTLED,
+    ...database
+  }, pin)
+  await waitUntilAnswering(server, `${base}/healthz`, 200)
+  return { server, base }
+}
+
+const runPg = <A>(url: string, effect: Effect.Effect<A, unknown, SqlClient.SqlClient>) =>
+  Effect.runPromise(effect.pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 }))))
+
+const statement = (text: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(text)
+  })
+
+// A database of its own on the server DATABASE_URL points at, dropped afterwards.
+const createThrowawayDatabase = async (adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> => {
+  const name = `signcraft_bench_${process.pid}_${Date.now()}`
+  await runPg(adminUrl, statement(`CREATE DATABASE "${name}"`))
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return { url: url.toString(), drop: () => runPg(adminUrl, statement(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)) }
+}
+
+const shape = (seconds: number, workers = 0): LoadShape => ({ seconds, connections: CONNECTIONS, workers })
+
+const warmAndMeasure = async (pid: number | undefined, request: CaseRequest, workers = 0) => {
+  if (WARMUP_SECONDS > 0) await measure(pid, request, shape(WARMUP_SECONDS, workers))
+  return measure(pid, request, shape(SECONDS, workers))
+}
+
+const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : "-")
+const ratio = (value: number, base: number) => (base > 0 ? value / base : Number.NaN)
+
+const measurementLine = (label: string, m: Measurement) =>
+  `  ${label.padEnd(48)} ${fixed(m.rps, 0).padStart(8)} req/s  p50 ${fixed(m.p50, 1).padStart(6)} ms  p99 ${
+    fixed(m.p99, 1).padStart(6)
+  } ms  ${fixed(m.cpuUsPerRequest, 0).padStart(6)} µs CPU/req  server ${fixed(m.serverCores, 2)} cores  generator ${
+    fixed(m.generatorCores, 2)
+  } cores  failed ${m.failures}  load ${fixed(m.load, 1)}`
+
+// One leg: a fresh server on `database`, seeded, every selected case in turn, its peak RSS.
+const runLeg = async (leg: Leg, database: Record<string, string>, pin: boolean, receiverUrl: string) => {
+  const results: Array<CaseResult> = []
+  const { server, base } = await startSigncraft(database, pin)
+  const rss = watchRss(server.child.pid)
+  try {
+    const seeded = await seed(base, OPERATOR_TOKEN, receiverUrl)
+    console.log(`\n[${leg}] seeded: pricing document ${seeded.pricingBytes} bytes as read`)
+    for (const httpCase of CASES.filter((c) => selected(c.name))) {
+      const request = httpCase.request(base, seeded)
+      const target = httpCase.target?.(leg)
+      try {
+        await checkOnce(httpCase.name, request, httpCase.status)
+        const measurement = await warmAndMeasure(server.child.pid, request)
+        console.log(measurementLine(`${leg} ${httpCase.name}`, measurement))
+        results.push({ leg, label: httpCase.label, measurement, ...(target === undefined ? {} : { target }) })
+      } catch (error) {
+        // One case failing must not hide the others; the run still exits non-zero.
+        console.error(`  ${leg} ${httpCase.name} FAILED: ${error instanceof Error ? error.message : String(error)}`)
+        results.push({ leg, label: httpCase.label, error: String(error), ...(target === undefined ? {} : { target }) })
+      }
+    }
+  } finally {
+    rss.stop()
+    await stopServer(server)
+  }
+  return { results, leg: { leg, peakRssMb: rss.peakMb() } satisfies LegResult }
+}
+
+interface Baselines {
+  readonly bare: ReadonlyArray<Measurement>
+  readonly same: ReadonlyArray<Measurement>
+}
+
+const mean = (values: ReadonlyArray<number>) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length)
+
+const summaryMarkdown = (
+  baselines: Baselines,
+  cases: ReadonlyArray<CaseResult>,
+  legs: ReadonlyArray<LegResult>,
+  startup: StartupTimings | undefined,
+  generatorVerdict: string
+): string => {
+  const bare = mean(baselines.bare.map((m) => m.rps))
+  const same = mean(baselines.same.map((m) => m.rps))
+  const bareCpu = mean(baselines.bare.map((m) => m.cpuUsPerRequest))
+  const lines = [
+    `- HTTP: ${CONNECTIONS} connections, ${SECONDS} s per case after ${WARMUP_SECONDS} s warm-up, loopback, ${cpus().length} CPUs.`,
+    "- (a) = bare node:http answering fixed JSON under plain node, mean of its runs before and after the cases;",
+    "  (b) = the same-response server under tsx, likewise.",
+    `- Load generator: ${generatorVerdict}; at most ${
+      fixed(Math.max(0, ...cases.flatMap((c) => (c.measurement === undefined ? [] : [c.measurement.generatorCores]))), 2)
+    } cores during the signcraft cases.`,
+    "- CPU ratio = (a)'s CPU µs per request ÷ the case's: the same comparison by cost, which other work on the machine disturbs less.",
+    "",
+    "| database | case | req/s | p50 ms | p99 ms | CPU µs/req | ratio to (a) | ratio to (b) | CPU ratio to (a) | target (a) | verdict |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+  ]
+  const row = (database: string, label: string, m: Measurement, target?: number) => {
+    const toBare = ratio(m.rps, bare)
+    const verdict = target === undefined ? "" : toBare >= target ? "PASS" : "BELOW"
+    return `| ${database} | ${label} | ${fixed(m.rps, 0)} | ${fixed(m.p50, 1)} | ${fixed(m.p99, 1)} | ${fixed(m.cpuUsPerRequest, 0)} | ${
+      fixed(toBare, 3)
+    } | ${fixed(ratio(m.rps, same), 3)} | ${fixed(ratio(bareCpu, m.cpuUsPerRequest), 3)} | ${target === undefined ? "" : `≥ ${target}`} | ${verdict} |`
+  }
+  const when = (index: number) => (index === 0 ? "before" : "after")
+  for (const [index, m] of baselines.bare.entries()) lines.push(row("-", `(a) bare node:http, ${when(index)}`, m))
+  for (const [index, m] of baselines.same.entries()) lines.push(row("-", `(b) same response, ${when(index)}`, m))
+  for (const result of cases) {
+    if (result.measurement === undefined) {
+      lines.push(`| ${result.leg} | ${result.label} | FAILED | | | | | | | ${result.target === undefined ? "" : `≥ ${result.target}`} | FAILED |`)
+    } else {
+      lines.push(row(result.leg, result.label, result.measurement, result.target))
+    }
+  }
+  lines.push("", "| database | server peak RSS | target |", "|---|---:|---|")
+  for (const leg of legs) lines.push(`| ${leg.leg} | ${leg.peakRssMb} MB | ${leg.leg === "embedded" ? "≤ 400 MB" : ""} |`)
+  if (startup !== undefined) {
+    const verdict = (seconds: number, target: number) => (seconds < target ? "PASS" : "BELOW")
+    lines.push(
+      "",
+      "| start-up (`node packages/server/bin/signcraft.js serve` to `/healthz` 200) | seconds | target | verdict |",
+      "|---|---:|---:|---|",
+      `| fresh data directory | ${fixed(startup.fresh, 2)} | < ${STARTUP_TARGETS.fresh} | ${verdict(startup.fresh, STARTUP_TARGETS.fresh)} |`,
+      `| second start, same directory | ${fixed(startup.second, 2)} | < ${STARTUP_TARGETS.second} | ${
+        verdict(startup.second, STARTUP_TARGETS.second)
+      } |`
+    )
+  }
+  return lines.join("\n")
+}
+
+// Prints why the figures are the server's, not autocannon's: its CPU per wall second is about
+// one core while the generator's is below, and more generator threads reach the same figure.
+// Returns the verdict for the summary. A generator near a full core on (a) means (a) may be
+// understated, which would flatter every ratio: the verdict says so rather than hide it.
+const generatorEvidence = (single: Measurement, multi: Measurement, pinned: boolean): string => {
+  const cpuBound = single.serverCores >= 0.85
+  const headroom = single.generatorCores < 0.85
+  const sameFigure = Math.abs(multi.rps - single.rps) <= 0.1 * single.rps
+  console.log("\nload generator check (bare server (a)):")
+  console.log(
+    `  1 thread:  server ${fixed(single.serverCores, 2)} cores, generator ${fixed(single.generatorCores, 2)} cores, ${
+      fixed(single.rps, 0)
+    } req/s`
+  )
+  console.log(
+    `  ${EXTRA_WORKERS} workers${pinned ? " (sharing CPU 1)" : ""}: server ${fixed(multi.serverCores, 2)} cores, generator ${
+      fixed(multi.generatorCores, 2)
+    } cores, ${fixed(multi.rps, 0)} req/s (${fixed(ratio(multi.rps, single.rps), 2)}× the 1-thread figure)`
+  )
+  const verdict = [
+    `server (a) ${cpuBound ? "CPU-bound" : "NOT CPU-bound (busy machine?)"} at ${fixed(single.serverCores, 2)} cores`,
+    `autocannon ${headroom ? "has headroom" : "near saturation, so (a) may be understated and the ratios to it are upper bounds"} at ${
+      fixed(single.generatorCores, 2)
+    } cores`,
+    `${EXTRA_WORKERS} autocannon workers ${sameFigure ? "reach the same figure (within 10 %)" : "change the figure by more than 10 %"}: ${
+      fixed(ratio(multi.rps, single.rps), 2)
+    }×`
+  ].join("; ")
+  console.log(`  verdict: ${verdict}`)
+  return verdict
+}
+
+const main = async () => {
+  const startedAt = Date.now()
+  const pin = canPin()
+  console.log(
+    `http bench: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per run; cases: ${
+      SELECTED.length === 0 ? "all" : SELECTED.join(", ")
+    }`
+  )
+  console.log(pin ? "pinning: servers on CPU 0, autocannon on CPU 1" : "pinning: off (needs taskset and 2 CPUs)")
+
+  const bareA = await startBaseline(pin, ["bench/bare-fixed-server.mjs"], 200)
+  const sameB = await startBaseline(pin, ["--import", "tsx", "bench/bare-server.ts"], 401)
+  const receiverUrl = await startReceiver()
+  if (pin) pinSelfToCpu1()
+
+  const bare: Array<Measurement> = []
+  const same: Array<Measurement> = []
+  const baselineRound = async (when: string) => {
+    console.log(`\nbaselines, ${when}:`)
+    const a = await warmAndMeasure(bareA.server.child.pid, bareA.request)
+    console.log(measurementLine("(a) bare node:http, fixed JSON, plain node", a))
+    bare.push(a)
+    const b = await warmAndMeasure(sameB.server.child.pid, sameB.request)
+    console.log(measurementLine("(b) same response, tsx", b))
+    same.push(b)
+    return a
+  }
+
+  const firstBare = await baselineRound("before the cases")
+  const multi = await warmAndMeasure(bareA.server.child.pid, bareA.request, EXTRA_WORKERS)
+  console.log(measurementLine(`(a) bare node:http, ${EXTRA_WORKERS} autocannon workers`, multi))
+  const generatorVerdict = generatorEvidence(firstBare, multi, pin)
+
+  const cases: Array<CaseResult> = []
+  const legs: Array<LegResult> = []
+  const anyHttpCase = CASES.some((c) => selected(c.name))
+  if (anyHttpCase) {
+    const dataDir = mkdtempSync(join(tmpdir(), "signcraft-bench-"))
+    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }))
+    const embedded = await runLeg("embedded", { DATA_DIR: dataDir, DATABASE_URL: "" }, pin, receiverUrl)
+    cases.push(...embedded.results)
+    legs.push(embedded.leg)
+    const adminUrl = process.env.DATABASE_URL
+    if (adminUrl !== undefined && adminUrl !== "") {
+      const database = await createThrowawayDatabase(adminUrl)
+      try {
+        const postgres = await runLeg("postgres", { DATABASE_URL: database.url }, pin, receiverUrl)
+        cases.push(...postgres.results)
+        legs.push(postgres.leg)
+      } finally {
+        await database.drop()
+      }
+    } else {
+      console.log("\npostgres leg: skipped (set DATABASE_URL, or run `npm run bench -- --postgres`)")
+    }
+  }
+
+  await baselineRound("after the cases")
+
+  let startup: StartupTimings | undefined
+  if (selected("startup")) {
+    console.log("\nstart-up: timing `node packages/server/bin/signcraft.js serve` to /healthz 200 (fresh, then second start)")
+    startup = await timeStartups()
+    console.log(`  fresh ${fixed(startup.fresh, 2)} s, second ${fixed(startup.second, 2)} s`)
+  }
+
+  const summary = summaryMarkdown({ bare, same }, cases, legs, startup, generatorVerdict)
+  console.log(`\n${summary}`)
+  appendSummary(summary)
+  const failed = [...bare, ...same, ...cases.flatMap((c) => (c.measurement === undefined ? [] : [c.measurement]))]
+    .reduce((sum, m) => sum + m.failures, 0)
+  if (failed > 0) console.log(`\nwarning: ${failed} requests failed or were not 2xx; the figures are suspect`)
+  console.log(`\nhttp bench: done in ${((Date.now() - startedAt) / 1000).toFixed(0)} s`)
+  if (cases.some((c) => c.error !== undefined)) process.exitCode = 1
+}
+
+const cleanUp = async () => {
+  // Servers first (they hold the database), then the directories.
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {})
+}
+
+process.once("SIGINT", () => {
+  void cleanUp().finally(() => process.exit(130))
+})
+
+try {
+  await main()
+} catch (error) {
+  console.error("http bench failed:", error)
+  process.exitCode = 1
+} finally {
+  await cleanUp()
+}
