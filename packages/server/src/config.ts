@@ -17,8 +17,23 @@ export const CONFIG_VARIABLES = [
   "RATE_LIMIT_PER_IP_PER_MINUTE",
   "REGISTRATION_LIMIT_PER_HOUR",
   "REGISTRATION_LIMIT_PER_DAY",
-  "WEBHOOK_RETRY_BASE_MS"
+  "WEBHOOK_RETRY_BASE_MS",
+  "CORS_ORIGINS"
 ] as const
+
+// `CORS_ORIGINS`: `*` (or unset) for any origin, else origins exactly as browsers send them.
+const readCorsOrigins = (value: string | undefined, invalid: (value: string) => void): ReadonlyArray<string> | undefined => {
+  if (value === undefined || value.trim() === "*") return undefined
+  const origins = value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "")
+  for (const origin of origins) {
+    const url = URL.canParse(origin) ? new URL(origin) : undefined
+    if (url === undefined || url.origin !== origin) {
+      invalid(origin)
+      return undefined
+    }
+  }
+  return origins
+}
 
 /** One configuration variable's name. */
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number]
@@ -184,6 +199,7 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
   const registrationLimitPerHour = integer("REGISTRATION_LIMIT_PER_HOUR", 20, 1)
   const registrationLimitPerDay = integer("REGISTRATION_LIMIT_PER_DAY", 100, 1)
   const webhookRetryBaseMs = integer("WEBHOOK_RETRY_BASE_MS", 30_000, 1)
+  const corsOrigins = readCorsOrigins(raw("CORS_ORIGINS"), (value) => fail("CORS_ORIGINS", "`*` or a comma list of origins such as https://shop.example", value))
 
   if (
     errors.length > 0 || port === undefined || baseUrl === undefined || environment === undefined ||
@@ -203,7 +219,8 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     rateLimitPerIpPerMinute,
     registrationLimitPerHour,
     registrationLimitPerDay,
-    webhookRetryBaseMs
+    webhookRetryBaseMs,
+    corsOrigins
   })
   const database: DatabaseConfig = databaseUrl === undefined
     ? { _tag: "Embedded", location: { dataDir } }

@@ -18,11 +18,6 @@ import type { RouteEntry } from "../http/route-table.js"
 import { findUnacceptableValue } from "../domain/json-input.js"
 import { jsonRpcErrorBody } from "../http/protocol-errors.js"
 
-const CORS = {
-  "access-control-allow-origin": "*",
-  "access-control-expose-headers": "www-authenticate, mcp-session-id, mcp-protocol-version, retry-after"
-}
-
 const quote = (value: string) => `"${value.replace(/["\\]/g, "\\$&")}"`
 
 /** RFC 6750 / RFC 9728 §5.1: the 401 that points an agent at the protected-resource metadata. */
@@ -36,30 +31,20 @@ const challenge = (location: AgentLocation, error?: string) => {
       error: error === undefined ? "unauthorized" : "invalid_token",
       error_description: error ?? "This endpoint needs a connector access token; see resource_metadata."
     },
-    { status: 401, headers: { ...CORS, "www-authenticate": `Bearer ${params.join(", ")}` } }
+    { status: 401, headers: { "www-authenticate": `Bearer ${params.join(", ")}` } }
   )
 }
 
 const limited = (retryAfter: number) =>
   HttpServerResponse.jsonUnsafe(
     { error: "rate_limited", error_description: `Too many requests; retry after ${retryAfter} seconds.`, retry_after: retryAfter },
-    { status: 429, headers: { ...CORS, "retry-after": String(retryAfter) } }
+    { status: 429, headers: { "retry-after": String(retryAfter) } }
   )
-
-const preflight = HttpServerResponse.empty({
-  status: 204,
-  headers: {
-    ...CORS,
-    "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
-    "access-control-allow-headers": "authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id",
-    "access-control-max-age": "600"
-  }
-})
 
 const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i
 
 const rpcError = (status: number, code: number, message: string, id: unknown, data?: unknown, headers: Record<string, string> = {}) =>
-  HttpServerResponse.jsonUnsafe(jsonRpcErrorBody(code, message, id, data), { status, headers: { ...CORS, ...headers } })
+  HttpServerResponse.jsonUnsafe(jsonRpcErrorBody(code, message, id, data), { status, headers })
 
 // A JSON-RPC message's id, when the body is a single request that has one.
 const idOf = (body: unknown): unknown =>
@@ -90,7 +75,6 @@ const readMessage = (text: string) => {
 const mcpEndpoint = <R>(location: AgentLocation, tools: ReadonlyArray<AgentTool<R>>) =>
 (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
-    if (request.method === "OPTIONS") return preflight
     const settings = yield* Settings
     const limiter = yield* RateLimiter
     const info = yield* CurrentRequest
@@ -125,7 +109,7 @@ const mcpEndpoint = <R>(location: AgentLocation, tools: ReadonlyArray<AgentTool<
         await server.close()
       }
     })
-    return HttpServerResponse.fromWeb(response).pipe(HttpServerResponse.setHeaders(CORS))
+    return HttpServerResponse.fromWeb(response)
   })
 
 // The well-known paths this origin serves: on the base URL the bare authorization-server

@@ -11,6 +11,7 @@ import { generationOf } from "./generations.js"
 import { ClientAddress, CurrentRequest, newRequestId, type RequestInfo } from "./request-info.js"
 import { renderFailure } from "./respond.js"
 import { makeAllowedMethods, type RouteEntry } from "./route-table.js"
+import { corsHeaders, makeCorsRules, preflightHeaders } from "./cors.js"
 
 /** Where request log lines go; the server writes them to stdout as JSON. */
 export type RequestLogger = (line: Readonly<Record<string, string | number>>) => void
@@ -92,7 +93,8 @@ const inspectBody = (
     : httpEffect
 
 /**
- * The outermost layer of every request: gives it a request id, enforces the body limit,
+ * The outermost layer of every request: gives it a request id, answers CORS (operating
+ * contract 5.3) for the paths browsers may call, enforces the body limit,
  * refuses bodies no field can take, answers a known path with another method with 405,
  * answers anything unanswered in the right error format, adds the request id and the
  * deprecation headers, and writes one log line (no headers, no query: no secrets).
@@ -109,6 +111,7 @@ export const layerRouterMiddleware = (
       const maxBody = ByteSize.bytes(settings.maxBodyBytes)
       const legacyHeaders = deprecationHeaders(settings.baseUrl)
       const allowedMethods = makeAllowedMethods(routes)
+      const corsRuleOf = makeCorsRules(settings, agentPath)
       // Bodies are inspected only where a route will serve them: an unknown path stays a 404,
       // a wrong method a 405, and a disabled operator API keeps answering 404.
       const willServe = (request: HttpServerRequest.HttpServerRequest, info: RequestInfo): boolean =>
@@ -136,7 +139,9 @@ export const layerRouterMiddleware = (
           responseHeaders: new Map()
         }
         const route = Context.getOption(context, HttpRouter.RouteContext)
-        return { request, pathname, info, route }
+        const cors = corsRuleOf(pathname)
+        if (cors !== undefined) for (const [name, value] of corsHeaders(cors, request.headers.origin)) info.responseHeaders.set(name, value)
+        return { request, pathname, info, route, cors }
       }
 
       const finish = (
@@ -166,9 +171,15 @@ export const layerRouterMiddleware = (
         Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
           const startedAt = performance.now()
           const started = begin(context)
-          const { request, info } = started
+          const { request, info, cors } = started
           const declaredLength = Number(request.headers["content-length"] ?? "0")
-          const served = declaredLength > settings.maxBodyBytes
+          // A preflight of a path browsers may call is answered here, for every route alike.
+          const preflightMethods = cors !== undefined && request.method === "OPTIONS" ? allowedMethods(request.url) : []
+          const served = preflightMethods.length > 0 && cors !== undefined
+            ? Effect.succeed(
+              HttpServerResponse.empty({ status: 204, headers: preflightHeaders(cors, request.headers.origin, preflightMethods) })
+            )
+            : declaredLength > settings.maxBodyBytes
             ? Effect.succeed(
               renderFailure(describeFailure(new PayloadTooLarge({ limitBytes: settings.maxBodyBytes })), info)
             )

@@ -22,6 +22,8 @@ export interface ServiceSettings {
   readonly webhookRetryBaseMs: number
   /** Largest request body accepted, in bytes. */
   readonly maxBodyBytes: number
+  /** Origins the storefront API answers (`CORS_ORIGINS`); any origin when absent. */
+  readonly corsOrigins: ReadonlyArray<string> | undefined
 }
 
 /** The deployment's settings. */
@@ -39,5 +41,6 @@ export const defaultSettings = (overrides: Partial<ServiceSettings> = {}): Servi
   registrationLimitPerDay: 100,
   webhookRetryBaseMs: 30_000,
   maxBodyBytes: 1024 * 1024,
+  corsOrigins: undefined,
   ...overrides
 })

@@ -3,20 +3,8 @@ import { type OAuthError, oauthErrorStatus } from "../../domain/oauth/errors.js"
 import { oauthErrorBody } from "../protocol-errors.js"
 
 // RFC 6749 §5.1: token responses (and anything else carrying secrets) must not be cached.
-// Browser-based agents call these endpoints cross-origin; they carry no cookies, so any
-// origin may read the answers.
-const NO_STORE = { "cache-control": "no-store", pragma: "no-cache", "access-control-allow-origin": "*" }
-
-/** The answer to a CORS preflight of the registration, token and revocation endpoints. */
-export const preflight = HttpServerResponse.empty({
-  status: 204,
-  headers: {
-    "access-control-allow-origin": "*",
-    "access-control-allow-methods": "POST, OPTIONS",
-    "access-control-allow-headers": "content-type, authorization",
-    "access-control-max-age": "600"
-  }
-})
+// Which of these answers browsers may read cross-origin is decided in one place (http/cors.ts).
+const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" }
 
 /** A JSON answer of the authorization server, never cached. */
 export const oauthJson = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
@@ -30,8 +18,6 @@ export const oauthErrorResponse = (failure: OAuthError) =>
     failure.retryAfter === undefined ? {} : { "retry-after": String(failure.retryAfter) }
   )
 
-/** A public JSON document (metadata), readable cross-origin by browser-based clients. */
+/** A public JSON document (metadata), cacheable for five minutes. */
 export const publicJson = (body: unknown) =>
-  HttpServerResponse.jsonUnsafe(body, {
-    headers: { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" }
-  })
+  HttpServerResponse.jsonUnsafe(body, { headers: { "cache-control": "public, max-age=300" } })

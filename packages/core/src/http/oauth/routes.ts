@@ -19,7 +19,7 @@ import { Settings } from "../../services/settings.js"
 import { CurrentRequest } from "../request-info.js"
 import { cookiePolicy, withCookie } from "./cookies.js"
 import { type ClientDisplay, consentPage, signInPage } from "./pages.js"
-import { oauthErrorResponse, oauthJson, preflight, publicJson } from "./respond.js"
+import { oauthErrorResponse, oauthJson, publicJson } from "./respond.js"
 import { oauthErrorBody } from "../protocol-errors.js"
 import type { RouteEntry } from "../route-table.js"
 import { findUnacceptableValue, findUnstorableParam } from "../../domain/json-input.js"
@@ -349,17 +349,13 @@ type RouteHandler = (
   request: HttpServerRequest.HttpServerRequest
 ) => Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, RouteServices>
 
-// The endpoints browser-based agents call cross-origin.
-const CORS_ENDPOINTS = ["/oauth/register", "/oauth/token", "/oauth/revoke"] as const
-
-const routes: ReadonlyArray<RouteEntry & { readonly method: "GET" | "POST" | "OPTIONS"; readonly handler: RouteHandler }> = [
+const routes: ReadonlyArray<RouteEntry & { readonly method: "GET" | "POST"; readonly handler: RouteHandler }> = [
   { method: "GET", path: "/.well-known/oauth-authorization-server", handler: () => authorizationServerDocument },
   { method: "POST", path: "/oauth/register", handler: register },
   { method: "GET", path: "/oauth/authorize", handler: authorizeGet },
   { method: "POST", path: "/oauth/authorize", handler: authorizePost },
   { method: "POST", path: "/oauth/token", handler: token },
-  { method: "POST", path: "/oauth/revoke", handler: revoke },
-  ...CORS_ENDPOINTS.map((path) => ({ method: "OPTIONS" as const, path, handler: () => Effect.succeed(preflight) }))
+  { method: "POST", path: "/oauth/revoke", handler: revoke }
 ]
 
 /** The authorization server's routes (method and path), for 405 answers. */
