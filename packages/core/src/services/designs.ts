@@ -1,10 +1,10 @@
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { IntegrationCallbackFailed, type NotFound, type ValidationFailed } from "../domain/errors.js"
 import { productCreatedPayload } from "../domain/orders/webhook-payloads.js"
 import { signatureHeaders } from "../domain/webhooks/signature.js"
 import type { V3Customisation } from "../domain/orders/v3-product.js"
-import { singleRow } from "../storage/rows.js"
+import { decodeSingleRow } from "../storage/rows.js"
 import { Customisers } from "./customisers.js"
 import { postJsonDelivery } from "./delivery-http.js"
 import { Integrations } from "./integrations.js"
@@ -33,6 +33,8 @@ export interface AcceptedDesign {
 }
 
 /** Longest the create-product URL may take (operating contract §4). */
+const CurrencyRow = Schema.Struct({ currency: Schema.String })
+
 export const CALLBACK_TIMEOUT_MS = 10_000
 
 const externalIdOf = (body: string): string | undefined => {
@@ -72,10 +74,10 @@ export class Designs extends Context.Service<Designs, {
       const outbox = yield* Outbox
 
       const storeCurrency = (storeId: number) =>
-        sql<{ currency: string }>`SELECT currency FROM stores WHERE id = ${storeId}`.pipe(
-          Effect.flatMap(singleRow),
-          Effect.map((row) => row.currency),
-          Effect.orDie
+        sql`SELECT currency FROM stores WHERE id = ${storeId}`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeSingleRow(CurrencyRow)),
+          Effect.map((row) => row.currency)
         )
 
       return Designs.of({

@@ -1,6 +1,7 @@
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { IdempotencyKeyConflict, IdempotencyKeyInFlight } from "../domain/errors.js"
+import { decodeFirstRow, JsonColumn, jsonParam, RowNumber, RowTimestamp } from "../storage/rows.js"
 
 /** A response kept for replay. */
 export interface StoredResponse {
@@ -29,17 +30,20 @@ export const RETENTION_MS = 24 * 60 * 60 * 1000
 // presumed crashed and the key may be claimed again.
 const LOCK_MS = 60_000
 
-interface KeyRow {
-  readonly method: string
-  readonly path: string
-  readonly fingerprint: string
-  readonly state: "in_flight" | "completed"
-  readonly locked_until: Date | null
-  readonly response_status: number | null
-  readonly response_headers: Record<string, string> | null
-  readonly response_body: string | null
-  readonly expires_at: Date
-}
+const HeadersDocument = Schema.Record(Schema.String, Schema.String)
+
+const KeyRow = Schema.Struct({
+  method: Schema.String,
+  path: Schema.String,
+  fingerprint: Schema.String,
+  state: Schema.Literals(["in_flight", "completed"]),
+  locked_until: Schema.NullOr(RowTimestamp),
+  response_status: Schema.NullOr(RowNumber),
+  response_headers: Schema.NullOr(JsonColumn(HeadersDocument)),
+  response_body: Schema.NullOr(Schema.String),
+  expires_at: RowTimestamp
+})
+const firstKey = decodeFirstRow(KeyRow)
 
 /**
  * Idempotency keys, claimed with one atomic INSERT so that concurrent requests with the
@@ -82,11 +86,13 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
         Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
           if ((yield* insert(r, now)).length > 0) return { _tag: "Proceed" } as const
-          const rows = yield* sql<KeyRow>`
+          const found = yield* sql`
             SELECT method, path, fingerprint, state, locked_until, response_status, response_headers,
               response_body, expires_at
-            FROM idempotency_keys WHERE store_id = ${r.storeId} AND idempotency_key = ${r.key}`
-          const row = rows[0]
+            FROM idempotency_keys WHERE store_id = ${r.storeId} AND idempotency_key = ${r.key}`.pipe(
+            Effect.flatMap(firstKey)
+          )
+          const row = Option.getOrUndefined(found)
           const expired = row === undefined || row.expires_at.getTime() <= now
           const abandoned = row?.state === "in_flight" && (row.locked_until?.getTime() ?? 0) <= now
           if (expired || abandoned) {
@@ -119,7 +125,7 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
           ? release(r)
           : sql`
               UPDATE idempotency_keys SET state = 'completed', locked_until = NULL,
-                response_status = ${response.status}, response_headers = ${JSON.stringify(response.headers)},
+                response_status = ${response.status}, response_headers = ${jsonParam(HeadersDocument, response.headers)},
                 response_body = ${response.body}
               WHERE store_id = ${r.storeId} AND idempotency_key = ${r.key}`.pipe(Effect.asVoid, Effect.orDie)
 
