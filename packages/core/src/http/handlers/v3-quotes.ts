@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { formatTimestampV3 } from "../../domain/pricing/timestamp.js"
+import { formatTimestampV3 } from "../../domain/timestamp.js"
 import { type QuoteRecord, Quotes } from "../../services/quotes.js"
 import { CursorKey } from "../../services/cursor-key.js"
 import { SigncraftApi } from "../api/index.js"

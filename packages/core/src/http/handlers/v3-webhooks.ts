@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { formatTimestampV3 } from "../../domain/pricing/timestamp.js"
+import { formatTimestampV3 } from "../../domain/timestamp.js"
 import { EVENT_TYPES } from "../../domain/webhooks/topics.js"
 import { webhookIdOf } from "../../services/delivery-worker.js"
 import type { DeliveryRecord } from "../../services/webhook-deliveries.js"
