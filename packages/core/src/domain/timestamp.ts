@@ -1,11 +1,15 @@
+import { Effect, Schema, SchemaIssue, SchemaTransformation } from "effect"
+
 /**
- * Wire timestamps. v2 prints UTC with exactly six fractional digits (`2026-07-22T10:11:12.123000Z`);
- * v3 prints UTC with exactly three (`2026-07-22T10:11:12.123Z`, JavaScript's own ISO form). String
- * inputs keep their own fractional digits up to the output precision, so microseconds stored by the
- * database survive into v2 output.
+ * The one timestamp codec. Timestamps reach the service as Dates or as text (ISO 8601 or
+ * PostgreSQL's `2026-07-22 10:11:12.123456+00`, from a row or a stored document) and leave it in
+ * two wire forms: v2 prints UTC with exactly six fractional digits
+ * (`2026-07-22T10:11:12.123000Z`); v3 prints UTC with exactly three (`2026-07-22T10:11:12.123Z`,
+ * JavaScript's own ISO form). String inputs keep their own fractional digits up to the output
+ * precision, so microseconds stored by the database survive into v2 output.
  */
 
-const ISO_8601 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:[.,](\d+))?([Zz]|[+-]\d{2}:?\d{2})$/
+const ISO_8601 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:[.,](\d+))?([Zz]|[+-]\d{2}(?::?\d{2})?)$/
 
 interface Instant {
   /** `YYYY-MM-DDTHH:MM:SS` in UTC. */
@@ -14,8 +18,15 @@ interface Instant {
   readonly fraction: string
 }
 
+// `+00` (PostgreSQL's text form) and `+0000` become `+00:00`, the form Date.parse accepts.
 const normaliseOffset = (offset: string): string =>
-  offset === "Z" || offset === "z" ? "Z" : offset.length === 5 ? `${offset.slice(0, 3)}:${offset.slice(3)}` : offset
+  offset === "Z" || offset === "z"
+    ? "Z"
+    : offset.length === 3
+    ? `${offset}:00`
+    : offset.length === 5
+    ? `${offset.slice(0, 3)}:${offset.slice(3)}`
+    : offset
 
 const parseInstant = (value: string): Instant | undefined => {
   const match = ISO_8601.exec(value)
@@ -50,3 +61,35 @@ export const formatTimestampV2 = (value: Date | string): string => format(value,
 
 /** v3 timestamp: UTC, milliseconds, `Z`. Same input rules as {@link formatTimestampV2}. */
 export const formatTimestampV3 = (value: Date | string): string => format(value, 3)
+
+/**
+ * The instant a timestamp text names (milliseconds kept, finer digits dropped), or undefined when
+ * the text is not an ISO 8601 / PostgreSQL timestamp.
+ */
+export const parseTimestamp = (value: string): Date | undefined => {
+  const instant = parseInstant(value)
+  return instant === undefined ? undefined : new Date(render(instant, 3))
+}
+
+/** A timestamp as stored: a Date, or its text (see {@link parseTimestamp}). */
+const Stored = Schema.Union([Schema.Date, Schema.String])
+
+/**
+ * A stored timestamp (a `timestamptz` column: the driver gives a Date, other configurations its
+ * text) decoded to a Date; text that names no instant is refused.
+ */
+export const TimestampFromStored = Stored.pipe(
+  Schema.decodeTo(
+    Schema.Date,
+    SchemaTransformation.transformEffect<Date, Date | string>({
+      decode: (value, options) => {
+        if (typeof value !== "string") return Effect.succeed(value)
+        const date = parseTimestamp(value)
+        return date === undefined
+          ? Effect.fail(new SchemaIssue.InvalidValue({ expected: "an ISO 8601 timestamp" }, value, options))
+          : Effect.succeed(date)
+      },
+      encode: Effect.succeed
+    })
+  )
+)

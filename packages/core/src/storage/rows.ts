@@ -1,4 +1,5 @@
 import { Effect, Option, Schema, SchemaTransformation } from "effect"
+import { TimestampFromStored } from "../domain/timestamp.js"
 
 /** The single row a statement such as `INSERT … RETURNING` must produce; its absence is a defect. */
 export const singleRow = <A>(rows: ReadonlyArray<A>): Effect.Effect<A> => {
@@ -32,22 +33,8 @@ export const RowId = Schema.Union([Schema.Number, Schema.String, Schema.BigInt])
   Schema.decodeTo(Schema.Int, toNumber)
 )
 
-// PostgreSQL's text form (`2026-01-01 10:00:00.123456+00`) in the ISO form Date parses.
-const isoText = (text: string): string => text.replace(" ", "T").replace(/([+-]\d{2})$/, "$1:00")
-
-/**
- * A `timestamptz` column as a Date: the driver parses it to a Date, other configurations hand
- * back its ISO text; both decode alike.
- */
-export const RowTimestamp = Schema.Union([Schema.Date, Schema.String]).pipe(
-  Schema.decodeTo(
-    Schema.Date,
-    SchemaTransformation.transform<Date, Date | string>({
-      decode: (value) => (typeof value === "string" ? new Date(isoText(value)) : value),
-      encode: (value) => value
-    })
-  )
-)
+/** A `timestamptz` column as a Date, through the one timestamp codec (Date or text alike). */
+export const RowTimestamp = TimestampFromStored
 
 /**
  * A `json`/`jsonb` column holding `schema`: decodes the parsed value the driver hands back, or its
