@@ -70,7 +70,13 @@ export interface ImportedOrder {
 
 const CustomerDocument = StoredDocument<V3Customer>()
 const AddressDocument = StoredDocument<V3Address>()
-const LineItemsDocument = StoredDocument<ReadonlyArray<StoredLineItem>>()
+const LineItemsDocument = Schema.Array(Schema.Struct({
+  product_id: Schema.Number,
+  quantity: Schema.Number,
+  unit_price_amount: Schema.Number,
+  currency: Schema.String,
+  title: Schema.String
+}))
 
 const OrderRow = Schema.Struct({
   id: RowId,

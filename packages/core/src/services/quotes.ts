@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { CustomiserRecord } from "./customisers.js"
 import { type FormResponse, formSubmittedPayload } from "../domain/webhooks/form-submission.js"
-import { decodeRows, decodeSingleRow, JsonColumn, jsonParam, RowId, RowNumber, StoredDocument } from "../storage/rows.js"
+import { decodeRows, decodeSingleRow, JsonColumn, jsonParam, RowId, RowNumber } from "../storage/rows.js"
 import { Outbox } from "./outbox.js"
 
 /** A stored form submission, read as a v3 quote. */
@@ -23,7 +23,12 @@ export interface FormSubmission {
   readonly responses: ReadonlyArray<FormResponse>
 }
 
-const ResponsesDocument = StoredDocument<ReadonlyArray<FormResponse>>()
+const ResponsesDocument = Schema.Array(Schema.Struct({
+  field_id: Schema.Union([Schema.String, Schema.Number]),
+  name: Schema.String,
+  input_type: Schema.String,
+  value: Schema.String
+}))
 
 const Row = Schema.Struct({
   id: RowId,

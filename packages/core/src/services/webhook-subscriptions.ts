@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { randomBase62 } from "../domain/api-key.js"
 import { NotFound, ValidationFailed } from "../domain/errors.js"
 import type { WebhookTopic } from "../domain/webhooks/topics.js"
-import { decodeFirstRow, decodeRows, decodeSingleRow, isStorableId, JsonColumn, jsonParam, RowId, StoredDocument } from "../storage/rows.js"
+import { decodeFirstRow, decodeRows, decodeSingleRow, isStorableId, JsonColumn, jsonParam, RowId } from "../storage/rows.js"
 import { DeliveryUrlGuard } from "./delivery-url-guard.js"
 
 /** A webhook subscription as stored; timestamps are UTC text with microseconds. */
@@ -28,7 +28,7 @@ export interface SubscriptionFields {
   readonly meta?: Readonly<Record<string, unknown>>
 }
 
-const MetaDocument = StoredDocument<Readonly<Record<string, unknown>>>()
+const MetaDocument = Schema.Record(Schema.String, Schema.Unknown)
 
 const Row = Schema.Struct({
   id: RowId,
