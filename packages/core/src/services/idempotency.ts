@@ -37,12 +37,18 @@ const KeyRow = Schema.Struct({
   path: Schema.String,
   fingerprint: Schema.String,
   state: Schema.Literals(["in_flight", "completed"]),
-  locked_until: Schema.NullOr(RowTimestamp),
-  response_status: Schema.NullOr(RowNumber),
-  response_headers: Schema.NullOr(JsonColumn(HeadersDocument)),
-  response_body: Schema.NullOr(Schema.String),
-  expires_at: RowTimestamp
-})
+  lockedUntil: Schema.NullOr(RowTimestamp),
+  responseStatus: Schema.NullOr(RowNumber),
+  responseHeaders: Schema.NullOr(JsonColumn(HeadersDocument)),
+  responseBody: Schema.NullOr(Schema.String),
+  expiresAt: RowTimestamp
+}).pipe(Schema.encodeKeys({
+  lockedUntil: "locked_until",
+  responseStatus: "response_status",
+  responseHeaders: "response_headers",
+  responseBody: "response_body",
+  expiresAt: "expires_at"
+}))
 const firstKey = decodeFirstRow(KeyRow)
 
 /**
@@ -93,8 +99,8 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
             Effect.flatMap(firstKey)
           )
           const row = Option.getOrUndefined(found)
-          const expired = row === undefined || row.expires_at.getTime() <= now
-          const abandoned = row?.state === "in_flight" && (row.locked_until?.getTime() ?? 0) <= now
+          const expired = row === undefined || row.expiresAt.getTime() <= now
+          const abandoned = row?.state === "in_flight" && (row.lockedUntil?.getTime() ?? 0) <= now
           if (expired || abandoned) {
             if ((yield* takeOver(r, now)).length > 0) return { _tag: "Proceed" } as const
             return yield* new IdempotencyKeyInFlight({ retryAfter: 1 })
@@ -103,15 +109,15 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
             return yield* new IdempotencyKeyConflict()
           }
           if (row.state === "in_flight") {
-            const wait = Math.ceil(((row.locked_until?.getTime() ?? now) - now) / 1000)
+            const wait = Math.ceil(((row.lockedUntil?.getTime() ?? now) - now) / 1000)
             return yield* new IdempotencyKeyInFlight({ retryAfter: Math.max(1, Math.min(wait, 5)) })
           }
           return {
             _tag: "Replay",
             response: {
-              status: row.response_status ?? 200,
-              headers: row.response_headers ?? {},
-              body: row.response_body ?? ""
+              status: row.responseStatus ?? 200,
+              headers: row.responseHeaders ?? {},
+              body: row.responseBody ?? ""
             }
           } as const
         }).pipe(Effect.catchTag("SqlError", Effect.die))

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { NotFound } from "../domain/errors.js"
-import { decodeFirstRow, decodeRows, isStorableId, RowId, RowNumber } from "../storage/rows.js"
+import { decodeFirstRow, decodeRows, isStorableId, RowId, RowNumber, RowTimestamp } from "../storage/rows.js"
 
 /** A delivery a worker claimed: everything needed to send one attempt. */
 export interface ClaimedDelivery {
@@ -80,17 +80,23 @@ const AttemptRow = Schema.Struct({
 })
 const toAttempts = decodeRows(AttemptRow)
 
+// A claimed row decodes straight into the camelCase ClaimedDelivery the worker uses.
 const ClaimRow = Schema.Struct({
   id: RowId,
-  event_id: RowId,
-  attempt_count: RowNumber,
-  first_attempt_ms: RowNumber,
-  event_created_ms: RowNumber,
+  eventId: RowId,
+  attempt: RowNumber,
+  firstAttemptAt: RowTimestamp,
+  eventCreatedAt: RowTimestamp,
   topic: Schema.String,
   body: Schema.String,
   url: Schema.String,
   secret: Schema.String
-})
+}).pipe(Schema.encodeKeys({
+  eventId: "event_id",
+  attempt: "attempt_count",
+  firstAttemptAt: "first_attempt_at",
+  eventCreatedAt: "event_created_at"
+}))
 const toClaims = decodeRows(ClaimRow)
 
 const firstBody = decodeFirstRow(Schema.Struct({ body: Schema.String }))
@@ -178,28 +184,13 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
               FROM due WHERE d.id = due.id
               RETURNING d.id, d.event_id, d.subscription_id, d.attempt_count, d.first_attempt_at
             )
-            SELECT c.id, c.event_id, c.attempt_count,
-              (extract(epoch FROM c.first_attempt_at) * 1000)::float8 AS first_attempt_ms,
-              (extract(epoch FROM e.created_at) * 1000)::float8 AS event_created_ms,
+            SELECT c.id, c.event_id, c.attempt_count, c.first_attempt_at, e.created_at AS event_created_at,
               e.topic, coalesce(e.body, e.payload::text) AS body, s.url, s.secret
             FROM claimed c
             JOIN events e ON e.id = c.event_id
             JOIN webhook_subscriptions s ON s.id = c.subscription_id
             ORDER BY c.id`.pipe(
-            Effect.flatMap(toClaims),
-            Effect.map((rows) =>
-              rows.map((row): ClaimedDelivery => ({
-                id: row.id,
-                eventId: row.event_id,
-                topic: row.topic,
-                body: row.body,
-                url: row.url,
-                secret: row.secret,
-                attempt: row.attempt_count,
-                firstAttemptAt: new Date(row.first_attempt_ms),
-                eventCreatedAt: new Date(row.event_created_ms)
-              }))
-            )
+            Effect.flatMap(toClaims)
           ),
         record: (workerId, results) => {
           const [first, ...rest] = results.map(({ claim, result }) => {
