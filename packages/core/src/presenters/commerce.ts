@@ -1,3 +1,4 @@
+import { formatTimestampV3 } from "../domain/timestamp.js"
 import type { StoredOrder } from "../services/orders.js"
 import type { StoredProduct } from "../services/products.js"
 
@@ -15,7 +16,7 @@ export const productView = (product: StoredProduct) => ({
   height_cm: product.details.height_cm ?? null,
   customisations: product.details.customisations ?? [],
   artwork: product.details.artwork ?? {},
-  created_at: product.created_at.toISOString()
+  created_at: formatTimestampV3(product.created_at)
 })
 
 /** `data` of a v3 order write: the stored projection, whatever generation wrote it. */
@@ -33,5 +34,5 @@ export const orderView = (order: StoredOrder) => ({
   billing_address: order.billing_address,
   shipping_address: order.shipping_address,
   line_items: order.line_items,
-  created_at: order.created_at.toISOString()
+  created_at: formatTimestampV3(order.created_at)
 })

@@ -1,4 +1,4 @@
-import { formatTimestampV3 } from "../domain/pricing/timestamp.js"
+import { formatTimestampV3 } from "../domain/timestamp.js"
 import type { QuoteRecord } from "../services/quotes.js"
 
 /** A quote as v3 shows it. */

@@ -1,4 +1,4 @@
-import { formatTimestampV2, formatTimestampV3 } from "../domain/pricing/timestamp.js"
+import { formatTimestampV2, formatTimestampV3 } from "../domain/timestamp.js"
 import { webhookIdOf } from "../domain/webhooks/webhook-id.js"
 import type { DeliveryRecord } from "../services/webhook-deliveries.js"
 import type { SubscriptionRecord } from "../services/webhook-subscriptions.js"

@@ -1,10 +1,15 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { type RevenueRow, summariseRevenue } from "../domain/analytics/revenue.js"
+import { summariseRevenue } from "../domain/analytics/revenue.js"
 import { type AnalyticsSummary, toAnalyticsSummary } from "../domain/analytics/summary.js"
 import type { AnalyticsWindow } from "../domain/analytics/window.js"
+import { utcDay } from "../domain/utc-day.js"
+import { decodeRows, decodeSingleRow, RowNumber } from "../storage/rows.js"
 
-const isoDay = (date: Date): string => date.toISOString().slice(0, 10)
+// Sums stay as the driver gives them: `summariseRevenue` refuses any that is not an exact integer.
+const SqlInteger = Schema.Union([Schema.Number, Schema.String, Schema.BigInt])
+const RevenueRow = Schema.Struct({ currency: Schema.NullOr(Schema.String), amount: SqlInteger, order_count: SqlInteger })
+const CountRow = Schema.Struct({ count: RowNumber })
 
 /**
  * The `analytics_summary` of a Store over a window of whole UTC days. Revenue comes from the
@@ -24,21 +29,23 @@ export class Analytics extends Context.Service<Analytics, {
       return Analytics.of({
         summary: (storeId, window) =>
           Effect.gen(function*() {
-            const revenue = yield* sql<RevenueRow>`
+            const revenue = yield* sql`
               SELECT currency, sum(amount) AS amount, sum(order_count) AS order_count
               FROM order_daily_totals
               WHERE store_id = ${storeId}
-                AND day >= ${isoDay(window.startsAt)}::date AND day < ${isoDay(window.endsBefore)}::date
+                AND day >= ${utcDay(window.startsAt)}::date AND day < ${utcDay(window.endsBefore)}::date
               GROUP BY currency
-              HAVING sum(order_count) > 0`
-            const products = yield* sql<{ count: number | bigint | string }>`
+              HAVING sum(order_count) > 0`.pipe(Effect.flatMap(decodeRows(RevenueRow)))
+            const products = yield* sql`
               SELECT count(*) AS count FROM products
               WHERE store_id = ${storeId} AND kind <> 'legacy'
-                AND created_at >= ${window.startsAt} AND created_at < ${window.endsBefore}`
+                AND created_at >= ${window.startsAt} AND created_at < ${window.endsBefore}`.pipe(
+                Effect.flatMap(decodeSingleRow(CountRow))
+              )
             const buckets = summariseRevenue(revenue)
             return toAnalyticsSummary(window, {
               orderCount: buckets.reduce((sum, bucket) => sum + bucket.order_count, 0),
-              productCount: Number(products[0]?.count ?? 0),
+              productCount: products.count,
               revenue: buckets
             })
           }).pipe(Effect.orDie)

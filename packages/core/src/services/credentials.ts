@@ -1,9 +1,9 @@
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { displayPrefix, generateApiKey, hashApiKey, type KeyMode, parseApiKey } from "../domain/api-key.js"
 import { InvalidCredential, NotFound } from "../domain/errors.js"
 import { type Grant, isScope, type Scope } from "../domain/scopes.js"
-import { singleRow } from "../storage/rows.js"
+import { decodeFirstRow, decodeSingleRow, InsertedId, JsonColumn, jsonParam, RowId, RowTimestamp } from "../storage/rows.js"
 import type { Store } from "./identity.js"
 
 /** A verified API key: who is calling and what it may do. */
@@ -29,19 +29,25 @@ export interface IssuedApiKey {
   readonly expires_at: Date | null
 }
 
-interface KeyRow {
-  readonly id: number
-  readonly store_id: number
-  readonly mode: KeyMode
-  readonly scopes: ReadonlyArray<string>
-  readonly legacy_wildcard: boolean
-  readonly expires_at: Date | null
-  readonly revoked_at: Date | null
-  readonly company_id: number
-  readonly store_name: string
-  readonly platform: string
-  readonly currency: string
-}
+const ScopesDocument = Schema.Array(Schema.String)
+
+const KeyRow = Schema.Struct({
+  id: RowId,
+  store_id: RowId,
+  mode: Schema.Literals(["live", "test"]),
+  scopes: JsonColumn(ScopesDocument),
+  legacy_wildcard: Schema.Boolean,
+  expires_at: Schema.NullOr(RowTimestamp),
+  revoked_at: Schema.NullOr(RowTimestamp),
+  company_id: RowId,
+  store_name: Schema.String,
+  platform: Schema.String,
+  currency: Schema.String
+})
+type KeyRow = typeof KeyRow.Type
+
+const firstKey = decodeFirstRow(KeyRow)
+const firstRevoked = decodeFirstRow(Schema.Struct({ key_hash: Schema.String }))
 
 // A verified key is trusted for this long without asking the database again; the key's Store
 // rides along under the same bound. Every process caches, so `revoke` returns only once this
@@ -105,13 +111,13 @@ export class Credentials extends Context.Service<Credentials, {
       const lookup = (hash: string, now: number) =>
         Effect.gen(function*() {
           // Every key belongs to a store (a foreign key), so the join never drops a key.
-          const rows = yield* sql<KeyRow>`
+          const found = yield* sql`
             SELECT k.id, k.store_id, k.mode, k.scopes, k.legacy_wildcard, k.expires_at, k.revoked_at,
               s.company_id, s.name AS store_name, s.platform, s.currency
             FROM api_keys k JOIN stores s ON s.id = k.store_id
-            WHERE k.key_hash = ${hash}`.pipe(Effect.orDie)
-          const row = rows[0]
-          if (row === undefined) return yield* invalid("unknown")
+            WHERE k.key_hash = ${hash}`.pipe(Effect.orDie, Effect.flatMap(firstKey))
+          if (found._tag === "None") return yield* invalid("unknown")
+          const row = found.value
           if (row.revoked_at !== null) return yield* invalid("revoked")
           if (row.expires_at !== null && row.expires_at.getTime() <= now) return yield* invalid("expired")
           const principal = toPrincipal(row)
@@ -127,12 +133,12 @@ export class Credentials extends Context.Service<Credentials, {
           Effect.gen(function*() {
             const key = generateApiKey(mode)
             const scopes: ReadonlyArray<Scope> = grant._tag === "Scoped" ? grant.scopes : []
-            const rows = yield* sql<{ id: number }>`
+            const rows = yield* sql`
               INSERT INTO api_keys ${
               sql.insert({
                 store_id: storeId,
                 mode,
-                scopes: JSON.stringify(scopes),
+                scopes: jsonParam(ScopesDocument, scopes),
                 legacy_wildcard: grant._tag === "LegacyWildcard",
                 key_hash: hashApiKey(key),
                 key_prefix: displayPrefix(key),
@@ -140,7 +146,7 @@ export class Credentials extends Context.Service<Credentials, {
               })
             }
               RETURNING id`.pipe(Effect.orDie)
-            const { id } = yield* singleRow(rows)
+            const { id } = yield* decodeSingleRow(InsertedId)(rows)
             return { id, store_id: storeId, key, mode, grant, expires_at: options.expiresAt ?? null }
           }),
         // Only keys that passed `verify` are cached, so no format check is needed here.
@@ -160,12 +166,11 @@ export class Credentials extends Context.Service<Credentials, {
           }),
         revoke: (keyId) =>
           Effect.gen(function*() {
-            const rows = yield* sql<{ key_hash: string }>`
+            const revoked = yield* sql`
               UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
-              WHERE id = ${keyId} RETURNING key_hash`.pipe(Effect.orDie)
-            const row = rows[0]
-            if (row === undefined) return yield* new NotFound({ resource: "API key" })
-            cache.delete(row.key_hash)
+              WHERE id = ${keyId} RETURNING key_hash`.pipe(Effect.orDie, Effect.flatMap(firstRevoked))
+            if (revoked._tag === "None") return yield* new NotFound({ resource: "API key" })
+            cache.delete(revoked.value.key_hash)
             // Another process may have verified the key just before the commit; its cache entry
             // lives at most CACHE_TTL_MS from a time taken before its read, so it is gone by now.
             yield* Effect.sleep(CACHE_TTL_MS)

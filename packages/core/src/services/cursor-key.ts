@@ -1,6 +1,8 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { singleRow } from "../storage/rows.js"
+import { decodeSingleRow } from "../storage/rows.js"
+
+const SecretRow = Schema.Struct({ secret: Schema.String })
 
 /** The deployment's secret that signs v3 paging cursors, read once when the service starts. */
 export class CursorKey extends Context.Service<CursorKey, {
@@ -10,8 +12,8 @@ export class CursorKey extends Context.Service<CursorKey, {
     CursorKey,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const rows = yield* sql<{ secret: string }>`SELECT secret FROM service_secrets WHERE name = 'cursor_signing'`
-      const { secret } = yield* singleRow(rows)
+      const rows = yield* sql`SELECT secret FROM service_secrets WHERE name = 'cursor_signing'`
+      const { secret } = yield* decodeSingleRow(SecretRow)(rows)
       return CursorKey.of({ secret })
     }).pipe(Effect.orDie)
   )

@@ -1,9 +1,20 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { NotFound } from "../domain/errors.js"
 import type { LegacySpellings } from "../domain/pricing/legacy-spellings.js"
 import { type PricingContent, EMPTY_PRICING_CONTENT } from "../domain/pricing/content.js"
-import { isStorableId, jsonColumn, singleRow } from "../storage/rows.js"
+import {
+  decodeFirstRow,
+  decodeRows,
+  decodeSingleRow,
+  InsertedId,
+  isStorableId,
+  JsonColumn,
+  jsonParam,
+  RowId,
+  RowNumber,
+  StoredDocument
+} from "../storage/rows.js"
 
 /** A customiser as stored: canonical spellings (or whatever older data holds), UTC timestamps with microseconds. */
 export interface CustomiserRecord {
@@ -28,6 +39,11 @@ export interface StoredPricing {
   /** The last id the customiser's pricing-id counter gave out. */
   readonly lastPricingId: number
 }
+
+const PricingDocument = StoredDocument<PricingContent>()
+const PricingColumn = JsonColumn(PricingDocument)
+const LegacySpellingsDocument = StoredDocument<LegacySpellings>()
+const LegacySpellingsColumn = JsonColumn(LegacySpellingsDocument)
 
 /** The fields of a new customiser. */
 export interface NewCustomiser {
@@ -55,37 +71,33 @@ export interface PricingReplacement {
  */
 export type PricingDecision<E> = (current: StoredPricing) => Effect.Effect<PricingReplacement, E>
 
-interface CustomiserRow extends Omit<CustomiserRecord, "id" | "store_id"> {
-  readonly id: number | string
-  readonly store_id: number | string
-}
-
-interface PricingRow extends CustomiserRow {
-  readonly currency: string
-  readonly pricing: PricingContent | string
-  readonly legacy_spellings: LegacySpellings | string
-  readonly pricing_last_id: number | string
-}
-
-const toRecord = (row: CustomiserRow): CustomiserRecord => ({
-  id: Number(row.id),
-  store_id: Number(row.store_id),
-  name: row.name,
-  pricing_model: row.pricing_model,
-  product_family: row.product_family,
-  selection_mode: row.selection_mode,
-  active: row.active,
-  created_at: row.created_at,
-  updated_at: row.updated_at
+const CustomiserRow = Schema.Struct({
+  id: RowId,
+  store_id: RowId,
+  name: Schema.String,
+  pricing_model: Schema.String,
+  product_family: Schema.String,
+  selection_mode: Schema.String,
+  active: Schema.Boolean,
+  created_at: Schema.String,
+  updated_at: Schema.String
 })
 
-const toStoredPricing = (row: PricingRow): StoredPricing => ({
-  customiser: toRecord(row),
-  currency: row.currency,
-  content: jsonColumn(row.pricing),
-  legacySpellings: jsonColumn(row.legacy_spellings),
-  lastPricingId: Number(row.pricing_last_id)
+const PricingRow = Schema.Struct({
+  ...CustomiserRow.fields,
+  currency: Schema.String,
+  pricing: PricingColumn,
+  legacy_spellings: LegacySpellingsColumn,
+  pricing_last_id: RowNumber
 })
+
+const toStoredPricing = (row: typeof PricingRow.Type): StoredPricing => {
+  const { currency, pricing, legacy_spellings, pricing_last_id, ...customiser } = row
+  return { customiser, currency, content: pricing, legacySpellings: legacy_spellings, lastPricingId: pricing_last_id }
+}
+
+const firstCustomiser = decodeFirstRow(CustomiserRow)
+const firstPricing = decodeFirstRow(PricingRow)
 
 const notFound = new NotFound({ resource: "customiser" })
 
@@ -125,25 +137,24 @@ export class Customisers extends Context.Service<Customisers, {
         to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS updated_at`)
 
       const selectPricing = (storeId: number, customiserId: number, lock: boolean) =>
-        !isStorableId(customiserId) ? Effect.fail(notFound) : sql<PricingRow>`
+        !isStorableId(customiserId) ? Effect.fail(notFound) : sql`
           SELECT ${columns}, s.currency, c.pricing, c.legacy_spellings, c.pricing_last_id
           FROM customisers c JOIN stores s ON s.id = c.store_id
           WHERE c.id = ${customiserId} AND c.store_id = ${storeId}
           ${lock ? sql`FOR UPDATE OF c` : sql``}`.pipe(
           Effect.orDie,
-          Effect.flatMap((rows) =>
-            Option.match(Option.fromNullishOr(rows[0]), {
-              onNone: () => Effect.fail(notFound),
-              onSome: (row) => Effect.succeed(toStoredPricing(row))
-            })
-          )
+          Effect.flatMap(firstPricing),
+          Effect.flatMap(Option.match({
+            onNone: () => Effect.fail(notFound),
+            onSome: (row) => Effect.succeed(toStoredPricing(row))
+          }))
         )
 
       const storePricing = (customiserId: number, replacement: PricingReplacement) =>
         sql`
           UPDATE customisers SET
-            pricing = ${JSON.stringify(replacement.content)},
-            legacy_spellings = ${JSON.stringify(replacement.legacySpellings)},
+            pricing = ${jsonParam(PricingDocument, replacement.content)},
+            legacy_spellings = ${jsonParam(LegacySpellingsDocument, replacement.legacySpellings)},
             pricing_last_id = ${replacement.lastPricingId},
             pricing_revision = pricing_revision + 1,
             updated_at = now()
@@ -161,30 +172,26 @@ export class Customisers extends Context.Service<Customisers, {
 
       // `storeId` undefined: any Store (the public storefront resolves the owner from the customiser).
       const findWhere = (customiserId: number, storeId: number | undefined) =>
-        !isStorableId(customiserId) ? Effect.fail(notFound) : sql<CustomiserRow>`
+        !isStorableId(customiserId) ? Effect.fail(notFound) : sql`
           SELECT ${columns} FROM customisers c
           WHERE c.id = ${customiserId} ${storeId === undefined ? sql`` : sql`AND c.store_id = ${storeId}`}`.pipe(
           Effect.orDie,
-          Effect.flatMap((rows) =>
-            Option.match(Option.fromNullishOr(rows[0]), {
-              onNone: () => Effect.fail(notFound),
-              onSome: (row) => Effect.succeed(toRecord(row))
-            })
-          )
+          Effect.flatMap(firstCustomiser),
+          Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound), onSome: Effect.succeed }))
         )
 
       return Customisers.of({
         create: <E = never>(storeId: number, fields: NewCustomiser, initialPricing?: PricingDecision<E>) =>
           sql.withTransaction(
             Effect.gen(function*() {
-              const rows = yield* sql<{ id: number | string }>`
+              const rows = yield* sql`
                 INSERT INTO customisers ${sql.insert({
                   store_id: storeId,
                   ...fields,
-                  pricing: JSON.stringify(EMPTY_PRICING_CONTENT)
+                  pricing: jsonParam(PricingDocument, EMPTY_PRICING_CONTENT)
                 })}
                 RETURNING id`
-              const id = Number((yield* singleRow(rows)).id)
+              const { id } = yield* decodeSingleRow(InsertedId)(rows)
               if (initialPricing !== undefined) {
                 const current = yield* selectPricing(storeId, id, true).pipe(Effect.orDie)
                 yield* storePricing(id, yield* initialPricing(current))
@@ -193,12 +200,12 @@ export class Customisers extends Context.Service<Customisers, {
             })
           ).pipe(Effect.catchTag("SqlError", Effect.die)),
         list: (storeId, { limit, afterId }) =>
-          sql<CustomiserRow>`
+          sql`
             SELECT ${columns} FROM customisers c
             WHERE c.store_id = ${storeId} ${afterId === undefined ? sql`` : sql`AND c.id > ${afterId}`}
             ORDER BY c.id LIMIT ${limit}`.pipe(
-            Effect.map((rows) => rows.map(toRecord)),
-            Effect.orDie
+            Effect.orDie,
+            Effect.flatMap(decodeRows(CustomiserRow))
           ),
         find: (storeId, customiserId) => findWhere(customiserId, storeId),
         findAnywhere: (customiserId) => findWhere(customiserId, undefined),

@@ -1,5 +1,6 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { decodeRows, RowId, RowNumber, RowTimestamp } from "../storage/rows.js"
 
 /** One deprecated operation's use by one API key. */
 export interface UsageRecord {
@@ -8,6 +9,13 @@ export interface UsageRecord {
   readonly count: number
   readonly last_seen_at: Date
 }
+
+const UsageRow = Schema.Struct({
+  api_key_id: RowId,
+  operation: Schema.String,
+  count: RowNumber,
+  last_seen_at: RowTimestamp
+})
 
 /** Counts calls of deprecated operations per API key: their removal depends on observed use. */
 export class DeprecatedUsage extends Context.Service<DeprecatedUsage, {
@@ -25,12 +33,12 @@ export class DeprecatedUsage extends Context.Service<DeprecatedUsage, {
             ON CONFLICT (api_key_id, operation)
             DO UPDATE SET count = deprecated_usage.count + 1, last_seen_at = now()`.pipe(Effect.asVoid, Effect.orDie),
         forStore: (storeId) =>
-          sql<UsageRecord & { count: string | number }>`
+          sql`
             SELECT u.api_key_id, u.operation, u.count, u.last_seen_at
             FROM deprecated_usage u JOIN api_keys k ON k.id = u.api_key_id
             WHERE k.store_id = ${storeId} ORDER BY u.api_key_id, u.operation`.pipe(
-            Effect.map((rows) => rows.map((row) => ({ ...row, count: Number(row.count) }))),
-            Effect.orDie
+            Effect.orDie,
+            Effect.flatMap(decodeRows(UsageRow))
           )
       })
     })

@@ -1,10 +1,10 @@
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { IntegrationCallbackFailed, type NotFound, type ValidationFailed } from "../domain/errors.js"
 import { productCreatedPayload } from "../domain/orders/webhook-payloads.js"
 import { signatureHeaders } from "../domain/webhooks/signature.js"
 import type { V3Customisation } from "../domain/orders/v3-product.js"
-import { singleRow } from "../storage/rows.js"
+import { decodeSingleRow } from "../storage/rows.js"
 import { Customisers } from "./customisers.js"
 import { Integrations } from "./integrations.js"
 import { OutboundHttp } from "./outbound-http.js"
@@ -30,6 +30,8 @@ export interface AcceptedDesign {
   readonly product: StoredProduct
   readonly externalId: string
 }
+
+const CurrencyRow = Schema.Struct({ currency: Schema.String })
 
 const externalIdOf = (body: string): string | undefined => {
   try {
@@ -68,10 +70,10 @@ export class Designs extends Context.Service<Designs, {
       const http = yield* OutboundHttp
 
       const storeCurrency = (storeId: number) =>
-        sql<{ currency: string }>`SELECT currency FROM stores WHERE id = ${storeId}`.pipe(
-          Effect.flatMap(singleRow),
-          Effect.map((row) => row.currency),
-          Effect.orDie
+        sql`SELECT currency FROM stores WHERE id = ${storeId}`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeSingleRow(CurrencyRow)),
+          Effect.map((row) => row.currency)
         )
 
       return Designs.of({

@@ -1,6 +1,7 @@
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { IdempotencyKeyConflict, IdempotencyKeyInFlight } from "../domain/errors.js"
+import { decodeFirstRow, JsonColumn, jsonParam, RowNumber, RowTimestamp } from "../storage/rows.js"
 
 /** A response kept for replay. */
 export interface StoredResponse {
@@ -29,17 +30,26 @@ export const RETENTION_MS = 24 * 60 * 60 * 1000
 // presumed crashed and the key may be claimed again.
 const LOCK_MS = 60_000
 
-interface KeyRow {
-  readonly method: string
-  readonly path: string
-  readonly fingerprint: string
-  readonly state: "in_flight" | "completed"
-  readonly locked_until: Date | null
-  readonly response_status: number | null
-  readonly response_headers: Record<string, string> | null
-  readonly response_body: string | null
-  readonly expires_at: Date
-}
+const HeadersDocument = Schema.Record(Schema.String, Schema.String)
+
+const KeyRow = Schema.Struct({
+  method: Schema.String,
+  path: Schema.String,
+  fingerprint: Schema.String,
+  state: Schema.Literals(["in_flight", "completed"]),
+  lockedUntil: Schema.NullOr(RowTimestamp),
+  responseStatus: Schema.NullOr(RowNumber),
+  responseHeaders: Schema.NullOr(JsonColumn(HeadersDocument)),
+  responseBody: Schema.NullOr(Schema.String),
+  expiresAt: RowTimestamp
+}).pipe(Schema.encodeKeys({
+  lockedUntil: "locked_until",
+  responseStatus: "response_status",
+  responseHeaders: "response_headers",
+  responseBody: "response_body",
+  expiresAt: "expires_at"
+}))
+const firstKey = decodeFirstRow(KeyRow)
 
 /**
  * Idempotency keys, claimed with one atomic INSERT so that concurrent requests with the
@@ -82,13 +92,15 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
         Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
           if ((yield* insert(r, now)).length > 0) return { _tag: "Proceed" } as const
-          const rows = yield* sql<KeyRow>`
+          const found = yield* sql`
             SELECT method, path, fingerprint, state, locked_until, response_status, response_headers,
               response_body, expires_at
-            FROM idempotency_keys WHERE store_id = ${r.storeId} AND idempotency_key = ${r.key}`
-          const row = rows[0]
-          const expired = row === undefined || row.expires_at.getTime() <= now
-          const abandoned = row?.state === "in_flight" && (row.locked_until?.getTime() ?? 0) <= now
+            FROM idempotency_keys WHERE store_id = ${r.storeId} AND idempotency_key = ${r.key}`.pipe(
+            Effect.flatMap(firstKey)
+          )
+          const row = Option.getOrUndefined(found)
+          const expired = row === undefined || row.expiresAt.getTime() <= now
+          const abandoned = row?.state === "in_flight" && (row.lockedUntil?.getTime() ?? 0) <= now
           if (expired || abandoned) {
             if ((yield* takeOver(r, now)).length > 0) return { _tag: "Proceed" } as const
             return yield* new IdempotencyKeyInFlight({ retryAfter: 1 })
@@ -97,15 +109,15 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
             return yield* new IdempotencyKeyConflict()
           }
           if (row.state === "in_flight") {
-            const wait = Math.ceil(((row.locked_until?.getTime() ?? now) - now) / 1000)
+            const wait = Math.ceil(((row.lockedUntil?.getTime() ?? now) - now) / 1000)
             return yield* new IdempotencyKeyInFlight({ retryAfter: Math.max(1, Math.min(wait, 5)) })
           }
           return {
             _tag: "Replay",
             response: {
-              status: row.response_status ?? 200,
-              headers: row.response_headers ?? {},
-              body: row.response_body ?? ""
+              status: row.responseStatus ?? 200,
+              headers: row.responseHeaders ?? {},
+              body: row.responseBody ?? ""
             }
           } as const
         }).pipe(Effect.catchTag("SqlError", Effect.die))
@@ -119,7 +131,7 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
           ? release(r)
           : sql`
               UPDATE idempotency_keys SET state = 'completed', locked_until = NULL,
-                response_status = ${response.status}, response_headers = ${JSON.stringify(response.headers)},
+                response_status = ${response.status}, response_headers = ${jsonParam(HeadersDocument, response.headers)},
                 response_body = ${response.body}
               WHERE store_id = ${r.storeId} AND idempotency_key = ${r.key}`.pipe(Effect.asVoid, Effect.orDie)
 

@@ -1,8 +1,8 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { hashPassword } from "../domain/password.js"
 import { NotFound, ValidationFailed } from "../domain/errors.js"
-import { singleRow } from "../storage/rows.js"
+import { decodeFirstRow, decodeSingleRow, RowId } from "../storage/rows.js"
 
 /** A merchant organisation. */
 export interface Company {
@@ -27,6 +27,16 @@ export interface Person {
 }
 
 /** Companies, stores, persons and memberships. */
+const CompanyRow = Schema.Struct({ id: RowId, name: Schema.String })
+const StoreRow = Schema.Struct({
+  id: RowId,
+  company_id: RowId,
+  name: Schema.String,
+  platform: Schema.String,
+  currency: Schema.String
+})
+const PersonRow = Schema.Struct({ id: RowId, email: Schema.String, name: Schema.NullOr(Schema.String) })
+
 export class Identity extends Context.Service<Identity, {
   readonly createCompany: (input: { readonly name: string }) => Effect.Effect<Company>
   readonly createStore: (input: Omit<Store, "id">) => Effect.Effect<Store, ValidationFailed>
@@ -50,31 +60,30 @@ export class Identity extends Context.Service<Identity, {
         errors: [{ pointer: "/company_id", code: "unknown_reference", detail: "No company has this id." }]
       })
       const companyExists = (id: number) =>
-        Effect.map(sql<{ id: number }>`SELECT id FROM companies WHERE id = ${id}`, (rows) => rows.length > 0)
+        Effect.map(sql`SELECT id FROM companies WHERE id = ${id}`, (rows) => rows.length > 0)
 
       return Identity.of({
         createCompany: ({ name }) =>
-          sql<Company>`INSERT INTO companies ${sql.insert({ name })} RETURNING id, name`.pipe(
+          sql`INSERT INTO companies ${sql.insert({ name })} RETURNING id, name`.pipe(
             Effect.orDie,
-            Effect.flatMap(singleRow)
+            Effect.flatMap(decodeSingleRow(CompanyRow))
           ),
         createStore: (input) =>
           Effect.gen(function*() {
             if (!(yield* companyExists(input.company_id))) return yield* unknownCompany
-            const rows = yield* sql<Store>`
+            const rows = yield* sql`
               INSERT INTO stores ${sql.insert({ ...input })}
               RETURNING id, company_id, name, platform, currency`
-            return yield* singleRow(rows)
+            return yield* decodeSingleRow(StoreRow)(rows)
           }).pipe(Effect.catchTag("SqlError", Effect.die)),
         findStore: (id) =>
-          sql<Store>`SELECT id, company_id, name, platform, currency FROM stores WHERE id = ${id}`.pipe(
+          sql`SELECT id, company_id, name, platform, currency FROM stores WHERE id = ${id}`.pipe(
             Effect.orDie,
-            Effect.flatMap((rows) =>
-              Option.match(Option.fromNullishOr(rows[0]), {
-                onNone: () => Effect.fail(new NotFound({ resource: "store" })),
-                onSome: Effect.succeed
-              })
-            )
+            Effect.flatMap(decodeFirstRow(StoreRow)),
+            Effect.flatMap(Option.match({
+              onNone: () => Effect.fail(new NotFound({ resource: "store" })),
+              onSome: Effect.succeed
+            }))
           ),
         createPerson: (input) =>
           Effect.gen(function*() {
@@ -87,10 +96,10 @@ export class Identity extends Context.Service<Identity, {
             }
             const password_hash = yield* Effect.promise(() => hashPassword(input.password))
             return yield* sql.withTransaction(Effect.gen(function*() {
-              const rows = yield* sql<Person>`
+              const rows = yield* sql`
                 INSERT INTO persons ${sql.insert({ email: input.email, name: input.name, password_hash })}
                 RETURNING id, email, name`
-              const person = yield* singleRow(rows)
+              const person = yield* decodeSingleRow(PersonRow)(rows)
               yield* sql`INSERT INTO memberships ${sql.insert({ company_id: input.company_id, person_id: person.id })}`
               return person
             }))

@@ -1,9 +1,9 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBase62 } from "../domain/api-key.js"
 import { NotFound, ValidationFailed } from "../domain/errors.js"
 import type { FieldError } from "../domain/field-error.js"
-import { isStorableId, singleRow } from "../storage/rows.js"
+import { decodeFirstRow, decodeSingleRow, isStorableId, RowId } from "../storage/rows.js"
 import { DeliveryUrlGuard } from "./delivery-url-guard.js"
 
 /** A custom integration of a Store: where finished designs are announced, and with which secret. */
@@ -20,12 +20,18 @@ export interface IntegrationRecord {
 /** How a request may use an integration it names: whatever its state, or only while enabled. */
 export type IntegrationUse = "any" | "enabled"
 
-interface IntegrationRow extends Omit<IntegrationRecord, "id" | "store_id"> {
-  readonly id: number | string
-  readonly store_id: number | string
-}
+const IntegrationRow = Schema.Struct({
+  id: RowId,
+  store_id: RowId,
+  name: Schema.NullOr(Schema.String),
+  create_product_url: Schema.String,
+  enabled: Schema.Boolean,
+  signing_secret: Schema.String,
+  created_at: Schema.String
+})
 
-const toRecord = (row: IntegrationRow): IntegrationRecord => ({ ...row, id: Number(row.id), store_id: Number(row.store_id) })
+const firstRecord = decodeFirstRow(IntegrationRow)
+const singleRecord = decodeSingleRow(IntegrationRow)
 
 /** A fresh signing secret: `whsec_` and 32 base62 characters (190 bits). */
 export const newSigningSecret = (): string => `whsec_${randomBase62(32)}`
@@ -72,11 +78,8 @@ export class Integrations extends Context.Service<Integrations, {
         )
 
       const byId = (id: number) =>
-        !isStorableId(id) ? Effect.succeed(Option.none<IntegrationRecord>()) : sql<IntegrationRow>`
-          SELECT ${columns} FROM integrations WHERE id = ${id}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toRecord)),
-          Effect.orDie
-        )
+        !isStorableId(id) ? Effect.succeed(Option.none<IntegrationRecord>()) : sql`
+          SELECT ${columns} FROM integrations WHERE id = ${id}`.pipe(Effect.orDie, Effect.flatMap(firstRecord))
 
       const unusable = (pointer: string, code: string, detail: string) =>
         new ValidationFailed({ errors: [{ pointer, code, detail } satisfies FieldError] })
@@ -85,23 +88,23 @@ export class Integrations extends Context.Service<Integrations, {
         create: (storeId, input) =>
           Effect.gen(function*() {
             yield* checkUrl(input.create_product_url)
-            const rows = yield* sql<IntegrationRow>`
+            const rows = yield* sql`
               INSERT INTO integrations ${sql.insert({ store_id: storeId, ...input, signing_secret: newSigningSecret() })}
               RETURNING ${columns}`
-            return toRecord(yield* singleRow(rows))
+            return yield* singleRecord(rows)
           }).pipe(Effect.catchTag("SqlError", Effect.die)),
         update: (id, patch) =>
           Effect.gen(function*() {
             if (patch.create_product_url !== undefined) yield* checkUrl(patch.create_product_url)
             const current = yield* byId(id)
             if (Option.isNone(current)) return yield* new NotFound({ resource: "integration" })
-            const rows = yield* sql<IntegrationRow>`
+            const rows = yield* sql`
               UPDATE integrations SET
                 enabled = ${patch.enabled ?? current.value.enabled},
                 create_product_url = ${patch.create_product_url ?? current.value.create_product_url},
                 updated_at = now()
               WHERE id = ${id} RETURNING ${columns}`
-            return toRecord(yield* singleRow(rows))
+            return yield* singleRecord(rows)
           }).pipe(Effect.catchTag("SqlError", Effect.die)),
         usable: (storeId, id, use, pointer) =>
           Effect.gen(function*() {
@@ -115,10 +118,10 @@ export class Integrations extends Context.Service<Integrations, {
             return found.value
           }),
         firstEnabled: (storeId) =>
-          sql<IntegrationRow>`
+          sql`
             SELECT ${columns} FROM integrations WHERE store_id = ${storeId} AND enabled ORDER BY id LIMIT 1`.pipe(
-            Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toRecord)),
-            Effect.orDie
+            Effect.orDie,
+            Effect.flatMap(firstRecord)
           )
       })
     })

@@ -1,10 +1,10 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { ValidationFailed } from "../domain/errors.js"
 import type { FieldError } from "../domain/field-error.js"
 import type { V3Address, V3Customer, V3OrderRequest } from "../domain/orders/v3-order.js"
 import { type AddressRecord, orderCreatedPayload, type OrderRecord } from "../domain/orders/webhook-payloads.js"
-import { singleRow } from "../storage/rows.js"
+import { decodeSingleRow, JsonColumn, jsonParam, RowId, RowNumber, RowTimestamp, StoredDocument } from "../storage/rows.js"
 import { Integrations } from "./integrations.js"
 import { Outbox } from "./outbox.js"
 import { type ProductKind, Products, type StoredProduct, toProductRecord } from "./products.js"
@@ -68,50 +68,41 @@ export interface ImportedOrder {
   readonly customer: V3Customer | null
 }
 
-type SqlInt = number | bigint | string
-type Json<A> = A | string
+const CustomerDocument = StoredDocument<V3Customer>()
+const AddressDocument = StoredDocument<V3Address>()
+const LineItemsDocument = Schema.Array(Schema.Struct({
+  product_id: Schema.Number,
+  quantity: Schema.Number,
+  unit_price_amount: Schema.Number,
+  currency: Schema.String,
+  title: Schema.String
+}))
 
-interface OrderRow {
-  readonly id: SqlInt
-  readonly store_id: SqlInt
-  readonly source: OrderSource
-  readonly integration_id: SqlInt | null
-  readonly store_order_id: string | null
-  readonly store_order_number: string | null
-  readonly total_amount: SqlInt
-  readonly app_total: SqlInt
-  readonly currency: string
-  readonly shipping_method: string | null
-  readonly customer: Json<V3Customer> | null
-  readonly billing_address: Json<V3Address> | null
-  readonly shipping_address: Json<V3Address> | null
-  readonly line_items: Json<ReadonlyArray<StoredLineItem>>
-  readonly created_at: Date
-  readonly updated_at: Date
-}
-
-const parsed = <A>(value: Json<A>): A => (typeof value === "string" ? (JSON.parse(value) as A) : value)
-const parsedOrNull = <A>(value: Json<A> | null): A | null => (value === null ? null : parsed(value))
-
-const toStored = (row: OrderRow): StoredOrder => ({
-  id: Number(row.id),
-  store_id: Number(row.store_id),
-  source: row.source,
-  integration_id: row.integration_id === null ? null : Number(row.integration_id),
-  status: "received",
-  store_order_id: row.store_order_id,
-  store_order_number: row.store_order_number,
-  total_amount: Number(row.total_amount),
-  app_total: Number(row.app_total),
-  currency: row.currency,
-  shipping_method: row.shipping_method,
-  customer: parsedOrNull(row.customer),
-  billing_address: parsedOrNull(row.billing_address),
-  shipping_address: parsedOrNull(row.shipping_address),
-  line_items: parsed(row.line_items),
-  created_at: row.created_at,
-  updated_at: row.updated_at
+const OrderRow = Schema.Struct({
+  id: RowId,
+  store_id: RowId,
+  source: Schema.Literals(["v3", "v2", "unversioned", "import"]),
+  integration_id: Schema.NullOr(RowId),
+  store_order_id: Schema.NullOr(Schema.String),
+  store_order_number: Schema.NullOr(Schema.String),
+  total_amount: RowNumber,
+  app_total: RowNumber,
+  currency: Schema.String,
+  shipping_method: Schema.NullOr(Schema.String),
+  customer: Schema.NullOr(JsonColumn(CustomerDocument)),
+  billing_address: Schema.NullOr(JsonColumn(AddressDocument)),
+  shipping_address: Schema.NullOr(JsonColumn(AddressDocument)),
+  line_items: JsonColumn(LineItemsDocument),
+  created_at: RowTimestamp,
+  updated_at: RowTimestamp
 })
+
+const toStored = (row: typeof OrderRow.Type): StoredOrder => ({ ...row, status: "received" })
+
+const CurrencyRow = Schema.Struct({ currency: Schema.String })
+
+const jsonOrNull = <A>(document: Schema.Codec<A, unknown>, value: A | null | undefined): string | null =>
+  value === null || value === undefined ? null : jsonParam(document, value)
 
 const toAddressRecord = (address: V3Address | null): AddressRecord | null =>
   address === null ? null : {
@@ -186,10 +177,10 @@ export class Orders extends Context.Service<Orders, {
         line_items, created_at, updated_at`)
 
       const storeCurrency = (storeId: number) =>
-        sql<{ currency: string }>`SELECT currency FROM stores WHERE id = ${storeId}`.pipe(
-          Effect.flatMap(singleRow),
-          Effect.map((row) => row.currency),
-          Effect.orDie
+        sql`SELECT currency FROM stores WHERE id = ${storeId}`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeSingleRow(CurrencyRow)),
+          Effect.map((row) => row.currency)
         )
 
       const record = (storeId: number, request: OrderDraft, options: OrderWriteOptions) =>
@@ -229,7 +220,7 @@ export class Orders extends Context.Service<Orders, {
           })
           if (faults.length > 0) return yield* new ValidationFailed({ errors: faults })
           const appTotal = lineItems.reduce((sum, item) => sum + item.unit_price_amount * item.quantity, 0)
-          const rows = yield* sql<OrderRow>`
+          const rows = yield* sql`
             INSERT INTO orders ${sql.insert({
               store_id: storeId,
               source: options.source,
@@ -240,13 +231,13 @@ export class Orders extends Context.Service<Orders, {
               app_total: appTotal,
               currency,
               shipping_method: request.shipping_method ?? null,
-              customer: request.customer === undefined ? null : JSON.stringify(request.customer),
-              billing_address: request.billing_address === undefined ? null : JSON.stringify(request.billing_address),
-              shipping_address: request.shipping_address === undefined ? null : JSON.stringify(request.shipping_address),
-              line_items: JSON.stringify(lineItems)
+              customer: jsonOrNull(CustomerDocument, request.customer),
+              billing_address: jsonOrNull(AddressDocument, request.billing_address),
+              shipping_address: jsonOrNull(AddressDocument, request.shipping_address),
+              line_items: jsonParam(LineItemsDocument, lineItems)
             })}
             RETURNING ${columns}`.pipe(Effect.orDie)
-          const order = toStored(yield* singleRow(rows))
+          const order = toStored(yield* decodeSingleRow(OrderRow)(rows))
           yield* outbox.enqueue(storeId, "order:created", orderCreatedPayload(toOrderRecord(order, found)))
           return order
         }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
@@ -261,7 +252,7 @@ export class Orders extends Context.Service<Orders, {
                 source: "import",
                 total_amount: o.total_amount,
                 currency: o.currency,
-                customer: o.customer === null ? null : JSON.stringify(o.customer),
+                customer: jsonOrNull(CustomerDocument, o.customer),
                 created_at: o.created_at,
                 updated_at: o.created_at
               }))

@@ -1,6 +1,8 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { singleRow } from "../storage/rows.js"
+import { decodeSingleRow, RowId, RowNumber } from "../storage/rows.js"
+
+const EnqueuedRow = Schema.Struct({ id: RowId, deliveries: RowNumber })
 
 /** The webhook topics the service emits. */
 export type EventTopic = "product:created" | "order:created" | "form:submitted"
@@ -33,7 +35,7 @@ export class Outbox extends Context.Service<Outbox, {
         enqueue: (storeId, topic, payload) => {
           const body = JSON.stringify(payload)
           // One statement: atomic even when a caller forgot the transaction.
-          return sql<{ id: number | string; deliveries: number | string }>`
+          return sql`
             WITH event AS (
               INSERT INTO events ${sql.insert({ store_id: storeId, topic, payload: body, body })}
               RETURNING id
@@ -44,9 +46,9 @@ export class Outbox extends Context.Service<Outbox, {
               RETURNING id
             )
             SELECT event.id, (SELECT count(*) FROM fanned) AS deliveries FROM event`.pipe(
-            Effect.flatMap(singleRow),
-            Effect.map((row) => ({ id: Number(row.id), store_id: storeId, topic, deliveries: Number(row.deliveries) })),
-            Effect.orDie
+            Effect.orDie,
+            Effect.flatMap(decodeSingleRow(EnqueuedRow)),
+            Effect.map((row) => ({ id: row.id, store_id: storeId, topic, deliveries: row.deliveries }))
           )
         }
       })

@@ -1,8 +1,18 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { ProductRecord, UploadRecord } from "../domain/orders/webhook-payloads.js"
 import type { V3Artwork, V3Customisation } from "../domain/orders/v3-product.js"
-import { isStorableId, singleRow } from "../storage/rows.js"
+import {
+  decodeRows,
+  decodeSingleRow,
+  isStorableId,
+  JsonColumn,
+  jsonParam,
+  RowId,
+  RowNumber,
+  RowTimestamp,
+  StoredDocument
+} from "../storage/rows.js"
 
 /**
  * Where a product row came from: a v3 write or import (`product`), a shopper's finished design
@@ -55,44 +65,43 @@ export interface ImportedProduct {
   readonly legacy: boolean
 }
 
-type SqlInt = number | bigint | string
+const DetailsDocument = StoredDocument<ProductDetails>()
 
-interface ProductRow {
-  readonly id: SqlInt
-  readonly store_id: SqlInt
-  readonly kind: ProductKind
-  readonly customiser_id: SqlInt | null
-  readonly integration_id: SqlInt | null
-  readonly store_product_id: string | null
-  readonly external_id: string | null
-  readonly title: string
-  readonly description: string | null
-  readonly price_amount: SqlInt
-  readonly compare_price: SqlInt | null
-  readonly currency: string
-  readonly details: ProductDetails | string
-  readonly created_at: Date
-  readonly updated_at: Date
-}
+const ProductRow = Schema.Struct({
+  id: RowId,
+  store_id: RowId,
+  kind: Schema.Literals(["product", "design", "legacy"]),
+  customiser_id: Schema.NullOr(RowId),
+  integration_id: Schema.NullOr(RowId),
+  store_product_id: Schema.NullOr(Schema.String),
+  external_id: Schema.NullOr(Schema.String),
+  title: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  price_amount: RowNumber,
+  compare_price: Schema.NullOr(RowNumber),
+  currency: Schema.String,
+  details: JsonColumn(DetailsDocument),
+  created_at: RowTimestamp,
+  updated_at: RowTimestamp
+})
 
-const nullableNumber = (value: SqlInt | null): number | null => (value === null ? null : Number(value))
+const toStored = decodeSingleRow(ProductRow)
+const toStoredAll = decodeRows(ProductRow)
 
-const toStored = (row: ProductRow): StoredProduct => ({
-  id: Number(row.id),
-  store_id: Number(row.store_id),
-  kind: row.kind,
-  customiser_id: nullableNumber(row.customiser_id),
-  integration_id: nullableNumber(row.integration_id),
-  store_product_id: row.store_product_id,
-  external_id: row.external_id,
-  title: row.title,
-  description: row.description,
-  price_amount: Number(row.price_amount),
-  compare_price: nullableNumber(row.compare_price),
-  currency: row.currency,
-  details: typeof row.details === "string" ? (JSON.parse(row.details) as ProductDetails) : row.details,
-  created_at: row.created_at,
-  updated_at: row.updated_at
+const ReferenceRow = Schema.Struct({
+  id: RowId,
+  external_id: Schema.NullOr(Schema.String),
+  store_product_id: Schema.NullOr(Schema.String),
+  kind: Schema.String
+})
+const toReferences = decodeRows(ReferenceRow)
+
+const DesignReferenceRow = Schema.Struct({ id: RowId, external_id: Schema.String })
+
+const productParams = (storeId: number, product: NewProduct) => ({
+  store_id: storeId,
+  ...product,
+  details: jsonParam(DetailsDocument, product.details)
 })
 
 const uploadPath = (url: string): string => (URL.canParse(url) ? new URL(url).pathname : url)
@@ -155,67 +164,68 @@ export class Products extends Context.Service<Products, {
 
       return Products.of({
         create: (storeId, product) =>
-          sql<ProductRow>`
-            INSERT INTO products ${sql.insert({ store_id: storeId, ...product, details: JSON.stringify(product.details) })}
-            RETURNING ${columns}`.pipe(Effect.flatMap(singleRow), Effect.map(toStored), Effect.orDie),
+          sql`
+            INSERT INTO products ${sql.insert(productParams(storeId, product))}
+            RETURNING ${columns}`.pipe(Effect.orDie, Effect.flatMap(toStored)),
         syncLegacy: (storeId, product) =>
           Effect.gen(function*() {
-            const updated = yield* sql<ProductRow>`
+            const updated = yield* sql`
               UPDATE products SET customiser_id = ${product.customiser_id}, integration_id = ${product.integration_id},
                 title = ${product.title}, price_amount = ${product.price_amount}, currency = ${product.currency},
-                details = ${JSON.stringify(product.details)}, updated_at = now()
+                details = ${jsonParam(DetailsDocument, product.details)}, updated_at = now()
               WHERE store_id = ${storeId} AND kind = 'legacy' AND store_product_id = ${product.store_product_id}
               RETURNING ${columns}`
-            const row = updated[0] ?? (yield* singleRow(yield* sql<ProductRow>`
-              INSERT INTO products ${sql.insert({ store_id: storeId, ...product, details: JSON.stringify(product.details) })}
-              RETURNING ${columns}`))
-            return toStored(row)
+            return yield* toStored(updated.length > 0 ? updated : yield* sql`
+              INSERT INTO products ${sql.insert(productParams(storeId, product))}
+              RETURNING ${columns}`)
           }).pipe(sql.withTransaction, Effect.orDie),
         setExternalId: (productId, externalId) =>
-          sql<ProductRow>`
+          sql`
             UPDATE products SET external_id = ${externalId}, updated_at = now() WHERE id = ${productId}
-            RETURNING ${columns}`.pipe(Effect.flatMap(singleRow), Effect.map(toStored), Effect.orDie),
+            RETURNING ${columns}`.pipe(Effect.orDie, Effect.flatMap(toStored)),
         inStore: (storeId, ids) => {
           const wanted = [...new Set(ids.filter(isStorableId))]
           if (wanted.length === 0) return Effect.succeed([])
-          return sql<ProductRow>`
+          return sql`
             SELECT ${columns} FROM products WHERE store_id = ${storeId} AND id IN ${sql.in(wanted)}`.pipe(
-            Effect.map((rows) => rows.map(toStored)),
-            Effect.orDie
+            Effect.orDie,
+            Effect.flatMap(toStoredAll)
           )
         },
         designsByExternalId: (storeId, externalIds) => {
           const wanted = [...new Set(externalIds)]
           if (wanted.length === 0) return Effect.succeed(new Map())
-          return sql<{ id: SqlInt; external_id: string }>`
+          return sql`
             SELECT id, external_id FROM products
             WHERE store_id = ${storeId} AND kind = 'design' AND external_id IN ${sql.in(wanted)}
             ORDER BY id`.pipe(
-            Effect.map((rows) => new Map(rows.map((row) => [row.external_id, Number(row.id)]))),
-            Effect.orDie
+            Effect.orDie,
+            Effect.flatMap(decodeRows(DesignReferenceRow)),
+            Effect.map((rows) => new Map(rows.map((row) => [row.external_id, row.id])))
           )
         },
         byLegacyReference: (storeId, references) => {
           const wanted = [...new Set(references)]
           if (wanted.length === 0) return Effect.succeed(new Map())
-          return sql<{ id: SqlInt; external_id: string | null; store_product_id: string | null; kind: ProductKind }>`
+          return sql`
             SELECT id, external_id, store_product_id, kind FROM products
             WHERE store_id = ${storeId}
               AND (external_id IN ${sql.in(wanted)} OR store_product_id IN ${sql.in(wanted)})
             ORDER BY id`.pipe(
+            Effect.orDie,
+            Effect.flatMap(toReferences),
             Effect.map((rows) => {
               const byStoreId = new Map<string, number>()
               const byExternal = new Map<string, number>()
               for (const row of rows) {
-                if (row.store_product_id !== null) byStoreId.set(row.store_product_id, Number(row.id))
-                if (row.kind === "design" && row.external_id !== null) byExternal.set(row.external_id, Number(row.id))
+                if (row.store_product_id !== null) byStoreId.set(row.store_product_id, row.id)
+                if (row.kind === "design" && row.external_id !== null) byExternal.set(row.external_id, row.id)
               }
               return new Map(wanted.flatMap((ref) => {
                 const id = byExternal.get(ref) ?? byStoreId.get(ref)
                 return id === undefined ? [] : [[ref, id] as const]
               }))
-            }),
-            Effect.orDie
+            })
           )
         },
         importMany: (storeId, products) =>

@@ -1,8 +1,8 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { CustomiserRecord } from "./customisers.js"
 import { type FormResponse, formSubmittedPayload } from "../domain/webhooks/form-submission.js"
-import { singleRow } from "../storage/rows.js"
+import { decodeRows, decodeSingleRow, JsonColumn, jsonParam, RowId, RowNumber } from "../storage/rows.js"
 import { Outbox } from "./outbox.js"
 
 /** A stored form submission, read as a v3 quote. */
@@ -23,25 +23,27 @@ export interface FormSubmission {
   readonly responses: ReadonlyArray<FormResponse>
 }
 
-interface Row extends Omit<QuoteRecord, "id" | "store_id" | "customiser_id" | "form_id" | "submission_number" | "responses"> {
-  readonly id: number | string
-  readonly store_id: number | string
-  readonly customiser_id: number | string
-  readonly form_id: number | string
-  readonly submission_number: number | string
-  readonly responses: ReadonlyArray<FormResponse> | string
-  readonly created_ms: number | string
-}
+const ResponsesDocument = Schema.Array(Schema.Struct({
+  field_id: Schema.Union([Schema.String, Schema.Number]),
+  name: Schema.String,
+  input_type: Schema.String,
+  value: Schema.String
+}))
 
-const toRecord = (row: Row): QuoteRecord => ({
-  id: Number(row.id),
-  store_id: Number(row.store_id),
-  customiser_id: Number(row.customiser_id),
-  form_id: Number(row.form_id),
-  submission_number: Number(row.submission_number),
-  responses: typeof row.responses === "string" ? (JSON.parse(row.responses) as Array<FormResponse>) : row.responses,
-  created_at: row.created_at
+const Row = Schema.Struct({
+  id: RowId,
+  store_id: RowId,
+  customiser_id: RowId,
+  form_id: RowId,
+  submission_number: RowNumber,
+  responses: JsonColumn(ResponsesDocument),
+  created_at: Schema.String,
+  created_ms: RowNumber
 })
+
+const toRecord = ({ created_ms: _, ...record }: typeof Row.Type): QuoteRecord => record
+
+const CounterRow = Schema.Struct({ last_number: RowNumber })
 
 /** Quotes (form submissions), numbered per Store, each announced as `form:submitted`. */
 export class Quotes extends Context.Service<Quotes, {
@@ -69,21 +71,21 @@ export class Quotes extends Context.Service<Quotes, {
         submit: (customiser, submission) =>
           sql.withTransaction(
             Effect.gen(function*() {
-              const counter = yield* sql<{ last_number: number | string }>`
+              const counter = yield* sql`
                 INSERT INTO quote_counters (store_id, last_number) VALUES (${customiser.store_id}, 1)
                 ON CONFLICT (store_id) DO UPDATE SET last_number = quote_counters.last_number + 1
                 RETURNING last_number`
-              const submissionNumber = Number((yield* singleRow(counter)).last_number)
-              const rows = yield* sql<Row>`
+              const submissionNumber = (yield* decodeSingleRow(CounterRow)(counter)).last_number
+              const rows = yield* sql`
                 INSERT INTO quotes ${sql.insert({
                   store_id: customiser.store_id,
                   customiser_id: customiser.id,
                   form_id: submission.formId ?? customiser.id,
                   submission_number: submissionNumber,
-                  responses: JSON.stringify(submission.responses)
+                  responses: jsonParam(ResponsesDocument, submission.responses)
                 })}
                 RETURNING ${columns}`
-              const row = yield* singleRow(rows)
+              const row = yield* decodeSingleRow(Row)(rows)
               const quote = toRecord(row)
               yield* outbox.enqueue(customiser.store_id, "form:submitted", formSubmittedPayload({
                 submissionNumber,
@@ -95,16 +97,20 @@ export class Quotes extends Context.Service<Quotes, {
                   updatedAt: new Date(customiser.updated_at)
                 },
                 responses: quote.responses,
-                createdAt: new Date(Number(row.created_ms))
+                createdAt: new Date(row.created_ms)
               }))
               return quote
             })
           ).pipe(Effect.orDie),
         list: (storeId, { limit, afterId }) =>
-          sql<Row>`
+          sql`
             SELECT ${columns} FROM quotes
             WHERE store_id = ${storeId} ${afterId === undefined ? sql`` : sql`AND id > ${afterId}`}
-            ORDER BY id LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toRecord)), Effect.orDie)
+            ORDER BY id LIMIT ${limit}`.pipe(
+            Effect.orDie,
+            Effect.flatMap(decodeRows(Row)),
+            Effect.map((rows) => rows.map(toRecord))
+          )
       })
     })
   )

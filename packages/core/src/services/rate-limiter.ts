@@ -1,5 +1,9 @@
-import { Clock, Context, Effect, Layer, Semaphore } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schema, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
+import { decodeFirstRow, RowNumber } from "../storage/rows.js"
+
+const firstUsed = decodeFirstRow(Schema.Struct({ used: RowNumber }))
+const firstCooldown = decodeFirstRow(Schema.Struct({ next_allowed_at: RowNumber }))
 import { Settings } from "./settings.js"
 
 /** What is left of a quota's window, as this process knows it. */
@@ -82,11 +86,15 @@ export class RateLimiter extends Context.Service<RateLimiter, {
       const windows = new Map<string, WindowState>()
 
       const lease = (bucket: string, windowStart: number, amount: number, limit: number) =>
-        sql<{ used: number }>`
+        sql`
           INSERT INTO rate_limit_windows (bucket, window_start, used) VALUES (${bucket}, ${windowStart}, ${amount})
           ON CONFLICT (bucket, window_start) DO UPDATE SET used = rate_limit_windows.used + ${amount}
           WHERE rate_limit_windows.used + ${amount} <= ${limit}
-          RETURNING used`.pipe(Effect.orDie, Effect.map((rows) => rows[0]?.used))
+          RETURNING used`.pipe(
+          Effect.orDie,
+          Effect.flatMap(firstUsed),
+          Effect.map((row) => Option.getOrUndefined(row)?.used)
+        )
 
       const nextLease = (limit: number, used: number) => {
         const cap = Math.max(MIN_LEASE_CAP, Math.floor(limit / LEASE_SHARE_OF_LIMIT))
@@ -190,9 +198,12 @@ export class RateLimiter extends Context.Service<RateLimiter, {
             WHERE rate_limit_cooldowns.next_allowed_at <= ${now}
             RETURNING bucket`.pipe(Effect.orDie)
           if (admitted.length > 0) return { _tag: "Admitted" } as const
-          const rows = yield* sql<{ next_allowed_at: string | number }>`
-            SELECT next_allowed_at FROM rate_limit_cooldowns WHERE bucket = ${bucket}`.pipe(Effect.orDie)
-          const nextAllowed = Number(rows[0]?.next_allowed_at ?? next)
+          const found = yield* sql`
+            SELECT next_allowed_at FROM rate_limit_cooldowns WHERE bucket = ${bucket}`.pipe(
+            Effect.orDie,
+            Effect.flatMap(firstCooldown)
+          )
+          const nextAllowed = Option.getOrUndefined(found)?.next_allowed_at ?? next
           return { _tag: "Limited", retryAfterSeconds: Math.max(1, Math.ceil((nextAllowed - now) / 1000)) } as const
         })
 

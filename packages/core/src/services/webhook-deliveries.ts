@@ -1,7 +1,7 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { NotFound } from "../domain/errors.js"
-import { isStorableId } from "../storage/rows.js"
+import { decodeFirstRow, decodeRows, isStorableId, RowId, RowNumber, RowTimestamp } from "../storage/rows.js"
 
 /** A delivery a worker claimed: everything needed to send one attempt. */
 export interface ClaimedDelivery {
@@ -57,14 +57,49 @@ export interface DeliveryRecord {
 
 const utc = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
 
-interface DeliveryRow extends Omit<DeliveryRecord, "id" | "event_id" | "attempts"> {
-  readonly id: number | string
-  readonly event_id: number | string
-}
+const DeliveryRow = Schema.Struct({
+  id: RowId,
+  event_id: RowId,
+  topic: Schema.String,
+  status: Schema.String,
+  attempt_count: RowNumber,
+  next_attempt_at: Schema.NullOr(Schema.String),
+  delivered_at: Schema.NullOr(Schema.String),
+  last_error: Schema.NullOr(Schema.String),
+  created_at: Schema.String
+})
+const toDeliveries = decodeRows(DeliveryRow)
 
-interface AttemptRow extends AttemptRecord {
-  readonly delivery_id: number | string
-}
+const AttemptRow = Schema.Struct({
+  delivery_id: RowId,
+  attempt_number: RowNumber,
+  started_at: Schema.String,
+  duration_ms: RowNumber,
+  response_status: Schema.NullOr(RowNumber),
+  error: Schema.NullOr(Schema.String)
+})
+const toAttempts = decodeRows(AttemptRow)
+
+// A claimed row decodes straight into the camelCase ClaimedDelivery the worker uses.
+const ClaimRow = Schema.Struct({
+  id: RowId,
+  eventId: RowId,
+  attempt: RowNumber,
+  firstAttemptAt: RowTimestamp,
+  eventCreatedAt: RowTimestamp,
+  topic: Schema.String,
+  body: Schema.String,
+  url: Schema.String,
+  secret: Schema.String
+}).pipe(Schema.encodeKeys({
+  eventId: "event_id",
+  attempt: "attempt_count",
+  firstAttemptAt: "first_attempt_at",
+  eventCreatedAt: "event_created_at"
+}))
+const toClaims = decodeRows(ClaimRow)
+
+const firstBody = decodeFirstRow(Schema.Struct({ body: Schema.String }))
 
 const notFound = new NotFound({ resource: "webhook delivery" })
 
@@ -106,31 +141,23 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
         CASE WHEN d.status = 'pending' THEN ${utc("d.next_attempt_at")} END AS next_attempt_at,
         ${utc("d.delivered_at")} AS delivered_at, d.last_error, ${utc("d.created_at")} AS created_at`)
 
-      const withAttempts = (rows: ReadonlyArray<DeliveryRow>) =>
+      const withAttempts = (raw: ReadonlyArray<unknown>) =>
         Effect.gen(function*() {
+          const rows = yield* toDeliveries(raw)
           if (rows.length === 0) return []
-          const ids = rows.map((row) => Number(row.id))
-          const attempts = yield* sql<AttemptRow>`
+          const ids = rows.map((row) => row.id)
+          const attempts = yield* toAttempts(yield* sql`
             SELECT delivery_id, attempt_number, ${sql.unsafe(utc("started_at"))} AS started_at, duration_ms,
               response_status, error
-            FROM webhook_attempts WHERE ${sql.in("delivery_id", ids)} ORDER BY id`
+            FROM webhook_attempts WHERE ${sql.in("delivery_id", ids)} ORDER BY id`)
           return rows.map((row): DeliveryRecord => ({
             ...row,
-            id: Number(row.id),
-            event_id: Number(row.event_id),
-            attempt_count: Number(row.attempt_count),
-            attempts: attempts.filter((a) => Number(a.delivery_id) === Number(row.id)).map((a) => ({
-              attempt_number: Number(a.attempt_number),
-              started_at: a.started_at,
-              duration_ms: Number(a.duration_ms),
-              response_status: a.response_status === null ? null : Number(a.response_status),
-              error: a.error
-            }))
+            attempts: attempts.filter((a) => a.delivery_id === row.id).map(({ delivery_id: _, ...attempt }) => attempt)
           }))
         })
 
       const subscriptionOfStore = (storeId: number, subscriptionId: number) =>
-        !isStorableId(subscriptionId) ? Effect.fail(new NotFound({ resource: "webhook subscription" })) : sql<{ id: number }>`
+        !isStorableId(subscriptionId) ? Effect.fail(new NotFound({ resource: "webhook subscription" })) : sql`
           SELECT id FROM webhook_subscriptions
           WHERE id = ${subscriptionId} AND store_id = ${storeId} AND deleted_at IS NULL`.pipe(
           Effect.orDie,
@@ -139,17 +166,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
 
       return WebhookDeliveries.of({
         claimDue: (workerId, limit, leaseMs) =>
-          sql<{
-            id: number | string
-            event_id: number | string
-            attempt_count: number | string
-            first_attempt_ms: number | string
-            event_created_ms: number | string
-            topic: string
-            body: string
-            url: string
-            secret: string
-          }>`
+          sql`
             WITH due AS (
               SELECT id FROM webhook_deliveries
               WHERE status = 'pending' AND next_attempt_at <= now()
@@ -167,27 +184,13 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
               FROM due WHERE d.id = due.id
               RETURNING d.id, d.event_id, d.subscription_id, d.attempt_count, d.first_attempt_at
             )
-            SELECT c.id, c.event_id, c.attempt_count,
-              (extract(epoch FROM c.first_attempt_at) * 1000)::float8 AS first_attempt_ms,
-              (extract(epoch FROM e.created_at) * 1000)::float8 AS event_created_ms,
+            SELECT c.id, c.event_id, c.attempt_count, c.first_attempt_at, e.created_at AS event_created_at,
               e.topic, coalesce(e.body, e.payload::text) AS body, s.url, s.secret
             FROM claimed c
             JOIN events e ON e.id = c.event_id
             JOIN webhook_subscriptions s ON s.id = c.subscription_id
             ORDER BY c.id`.pipe(
-            Effect.map((rows) =>
-              rows.map((row): ClaimedDelivery => ({
-                id: Number(row.id),
-                eventId: Number(row.event_id),
-                topic: row.topic,
-                body: row.body,
-                url: row.url,
-                secret: row.secret,
-                attempt: Number(row.attempt_count),
-                firstAttemptAt: new Date(Number(row.first_attempt_ms)),
-                eventCreatedAt: new Date(Number(row.event_created_ms))
-              }))
-            )
+            Effect.flatMap(toClaims)
           ),
         record: (workerId, results) => {
           const [first, ...rest] = results.map(({ claim, result }) => {
@@ -233,7 +236,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
         listForSubscription: (storeId, subscriptionId, { limit, beforeId, status }) =>
           Effect.gen(function*() {
             yield* subscriptionOfStore(storeId, subscriptionId)
-            const rows = yield* sql<DeliveryRow>`
+            const rows = yield* sql`
               SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
               WHERE d.subscription_id = ${subscriptionId}
               ${beforeId === undefined ? sql`` : sql`AND d.id < ${beforeId}`}
@@ -249,19 +252,20 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
               UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), updated_at = now()
               WHERE id = ${deliveryId} AND subscription_id = ${subscriptionId}
                 AND NOT (status = 'pending' AND locked_until IS NOT NULL AND locked_until > now())`.pipe(Effect.orDie)
-            const rows = yield* sql<DeliveryRow>`
+            const rows = yield* sql`
               SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
               WHERE d.id = ${deliveryId} AND d.subscription_id = ${subscriptionId}`.pipe(Effect.orDie)
             const [record] = yield* withAttempts(rows).pipe(Effect.orDie)
             return record === undefined ? yield* Effect.fail(notFound) : record
           }),
         latestBody: (storeId, topic) =>
-          sql<{ body: string }>`
+          sql`
             SELECT coalesce(body, payload::text) AS body FROM events
             WHERE store_id = ${storeId} AND topic = ${topic}
             ORDER BY id DESC LIMIT 1`.pipe(
-            Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (row) => row.body)),
-            Effect.orDie
+            Effect.orDie,
+            Effect.flatMap(firstBody),
+            Effect.map(Option.map((row) => row.body))
           )
       })
     })

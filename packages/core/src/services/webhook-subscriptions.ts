@@ -1,9 +1,9 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBase62 } from "../domain/api-key.js"
 import { NotFound, ValidationFailed } from "../domain/errors.js"
 import type { WebhookTopic } from "../domain/webhooks/topics.js"
-import { isStorableId, singleRow } from "../storage/rows.js"
+import { decodeFirstRow, decodeRows, decodeSingleRow, isStorableId, JsonColumn, jsonParam, RowId } from "../storage/rows.js"
 import { DeliveryUrlGuard } from "./delivery-url-guard.js"
 
 /** A webhook subscription as stored; timestamps are UTC text with microseconds. */
@@ -28,18 +28,21 @@ export interface SubscriptionFields {
   readonly meta?: Readonly<Record<string, unknown>>
 }
 
-interface Row extends Omit<SubscriptionRecord, "id" | "store_id" | "meta"> {
-  readonly id: number | string
-  readonly store_id: number | string
-  readonly meta: Readonly<Record<string, unknown>> | string
-}
+const MetaDocument = Schema.Record(Schema.String, Schema.Unknown)
 
-const toRecord = (row: Row): SubscriptionRecord => ({
-  ...row,
-  id: Number(row.id),
-  store_id: Number(row.store_id),
-  meta: typeof row.meta === "string" ? (JSON.parse(row.meta) as Record<string, unknown>) : row.meta
+const Row = Schema.Struct({
+  id: RowId,
+  store_id: RowId,
+  topic: Schema.String,
+  url: Schema.String,
+  secret: Schema.String,
+  meta: JsonColumn(MetaDocument),
+  status: Schema.String,
+  created_at: Schema.String,
+  updated_at: Schema.String
 })
+
+const firstRecord = decodeFirstRow(Row)
 
 /** A fresh signing secret: `whsec_` and 32 base62 characters (190 bits). */
 export const newSigningSecret = (): string => `whsec_${randomBase62(32)}`
@@ -79,61 +82,57 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
         )
 
       const find = (storeId: number, id: number) =>
-        !isStorableId(id) ? Effect.fail(notFound) : sql<Row>`
+        !isStorableId(id) ? Effect.fail(notFound) : sql`
           SELECT ${columns} FROM webhook_subscriptions
           WHERE id = ${id} AND store_id = ${storeId} AND deleted_at IS NULL`.pipe(
           Effect.orDie,
-          Effect.flatMap((rows) =>
-            Option.match(Option.fromNullishOr(rows[0]), {
-              onNone: () => Effect.fail(notFound),
-              onSome: (row) => Effect.succeed(toRecord(row))
-            })
-          )
+          Effect.flatMap(firstRecord),
+          Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound), onSome: Effect.succeed }))
         )
 
       return WebhookSubscriptions.of({
         create: (storeId, fields) =>
           Effect.gen(function*() {
             yield* checkUrl(fields.url)
-            const rows = yield* sql<Row>`
+            const rows = yield* sql`
               INSERT INTO webhook_subscriptions ${sql.insert({
                 store_id: storeId,
                 topic: fields.topic,
                 url: fields.url,
                 secret: newSigningSecret(),
-                meta: JSON.stringify(fields.meta ?? {})
+                meta: jsonParam(MetaDocument, fields.meta ?? {})
               })}
               RETURNING ${columns}`.pipe(Effect.orDie)
-            return toRecord(yield* singleRow(rows))
+            return yield* decodeSingleRow(Row)(rows)
           }),
         list: (storeId, { limit, afterId }) =>
-          sql<Row>`
+          sql`
             SELECT ${columns} FROM webhook_subscriptions
             WHERE store_id = ${storeId} AND deleted_at IS NULL
             ${afterId === undefined ? sql`` : sql`AND id > ${afterId}`}
-            ORDER BY id LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toRecord)), Effect.orDie),
+            ORDER BY id LIMIT ${limit}`.pipe(Effect.orDie, Effect.flatMap(decodeRows(Row))),
         find,
         update: (storeId, id, change) =>
           Effect.gen(function*() {
             const current = yield* find(storeId, id)
             if (change.url !== undefined) yield* checkUrl(change.url)
-            const rows = yield* sql<Row>`
+            const rows = yield* sql`
               UPDATE webhook_subscriptions SET
                 topic = ${change.topic ?? current.topic},
                 url = ${change.url ?? current.url},
-                meta = ${JSON.stringify(change.meta ?? current.meta)},
+                meta = ${jsonParam(MetaDocument, change.meta ?? current.meta)},
                 updated_at = now()
               WHERE id = ${id} AND store_id = ${storeId} AND deleted_at IS NULL
               RETURNING ${columns}`.pipe(Effect.orDie)
-            return yield* Option.match(Option.fromNullishOr(rows[0]), {
+            return yield* Option.match(yield* firstRecord(rows), {
               onNone: () => Effect.fail(notFound),
-              onSome: (row) => Effect.succeed(toRecord(row))
+              onSome: Effect.succeed
             })
           }),
         remove: (storeId, id) =>
           sql.withTransaction(
             Effect.gen(function*() {
-              const rows = yield* sql<{ id: number }>`
+              const rows = yield* sql`
                 UPDATE webhook_subscriptions SET deleted_at = now(), updated_at = now()
                 WHERE id = ${isStorableId(id) ? id : 0} AND store_id = ${storeId} AND deleted_at IS NULL
                 RETURNING id`

@@ -1,14 +1,7 @@
-/** Milliseconds in one UTC day; UTC has no daylight-saving shifts. */
-export const MS_PER_DAY = 86_400_000
+export { MS_PER_DAY, startOfUtcDay } from "../utc-day.js"
 
 /** Why a `YYYY-MM-DD` string is not a usable date. */
 export type CalendarDateError = "invalid_format" | "invalid_date"
-
-/** Midnight UTC that starts the given UTC calendar day of an instant. */
-export const startOfUtcDay = (instant: Date): Date => {
-  const ms = instant.getTime()
-  return new Date(ms - (((ms % MS_PER_DAY) + MS_PER_DAY) % MS_PER_DAY))
-}
 
 /**
  * Parses a strict `YYYY-MM-DD` string to midnight UTC of that day, or says why

@@ -1,3 +1,4 @@
+import { formatTimestampV3 } from "../timestamp.js"
 import type { RevenueBucket } from "./revenue.js"
 import type { AnalyticsPeriod } from "./period.js"
 import type { AnalyticsWindow } from "./window.js"
@@ -20,8 +21,8 @@ export const toAnalyticsSummary = (
 ): AnalyticsSummary => ({
   object: "analytics_summary",
   period: window.period,
-  starts_at: window.startsAt.toISOString(),
-  ends_before: window.endsBefore.toISOString(),
+  starts_at: formatTimestampV3(window.startsAt),
+  ends_before: formatTimestampV3(window.endsBefore),
   order_count: totals.orderCount,
   product_count: totals.productCount,
   revenue: totals.revenue

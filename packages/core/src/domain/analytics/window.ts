@@ -1,6 +1,7 @@
 import { Result } from "effect"
 import type { FieldError } from "../field-error.js"
-import { MS_PER_DAY, parseCalendarDate, startOfUtcDay } from "./calendar-date.js"
+import { MS_PER_DAY, startOfUtcDay } from "../utc-day.js"
+import { parseCalendarDate } from "./calendar-date.js"
 import type { AnalyticsPeriod } from "./period.js"
 import { ANALYTICS_PERIODS, DEFAULT_ANALYTICS_PERIOD, isAnalyticsPeriod, periodDays } from "./period.js"
 

@@ -1,3 +1,4 @@
+import { formatTimestampV2 } from "../timestamp.js"
 /** One stored file of a product (artwork, preview image). */
 export interface UploadRecord {
   readonly url: string
@@ -158,7 +159,7 @@ export interface OrderCreatedPayload {
  * Timestamp in the previous generation's format (microseconds and `Z`, e.g.
  * `2026-03-01T12:00:00.000000Z`), which webhook payloads keep.
  */
-export const toLegacyTimestamp = (date: Date): string => date.toISOString().replace(/Z$/, "000Z")
+export const toLegacyTimestamp = (date: Date): string => formatTimestampV2(date)
 
 // Fields the payload documents as strings are never null: an unknown value is
 // the empty string, so receivers that type them as strings keep working.

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { PricingModel, ProductFamily, SelectionMode } from "../enums.js"
 import { Integer } from "./fields.js"
-import { formatTimestampV2, formatTimestampV3 } from "./timestamp.js"
+import { formatTimestampV2, formatTimestampV3 } from "../timestamp.js"
 
 /**
  * The customiser resource in both generations. The spec leaves the v3 fields "not shown"; this is
@@ -99,8 +99,6 @@ export const customiserV3Of = (facts: CustomiserFacts): CustomiserV3 => ({
 export const customiserV2Of = (facts: CustomiserFacts): CustomiserV2 =>
   customiserV3ToV2({
     ...customiserV3Of(facts),
-    created_at: fullTimestamp(facts.created_at),
-    updated_at: fullTimestamp(facts.updated_at)
+    created_at: formatTimestampV2(facts.created_at),
+    updated_at: formatTimestampV2(facts.updated_at)
   })
-
-const fullTimestamp = (value: Date | string): string => (typeof value === "string" ? value : value.toISOString())

@@ -71,7 +71,7 @@ export {
   SizeV2
 } from "./schema-v2.js"
 export { PRICING_OBJECT, PriceListV3, PricingDocumentV3, SheetBandV3, SheetPricingV3, SizeV3 } from "./schema-v3.js"
-export { formatTimestampV2, formatTimestampV3 } from "./timestamp.js"
+export { formatTimestampV2, formatTimestampV3 } from "../timestamp.js"
 export {
   type PricingHeaderContext,
   type PricingHeaderV3,

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ValidationFailed } from "../../domain/errors.js"
+import { formatTimestampV3 } from "../../domain/timestamp.js"
 import type { Grant } from "../../domain/scopes.js"
 import { Credentials } from "../../services/credentials.js"
 import { Customisers } from "../../services/customisers.js"
@@ -65,7 +66,7 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
             mode: issued.mode,
             scopes: grant._tag === "Scoped" ? [...new Set(grant.scopes)] : [],
             legacy_wildcard: wildcard,
-            expires_at: issued.expires_at === null ? null : issued.expires_at.toISOString()
+            expires_at: issued.expires_at === null ? null : formatTimestampV3(issued.expires_at)
           }
         }))
       .handle("revokeApiKey", ({ params }) => credentials.revoke(params.key_id))
@@ -74,7 +75,7 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
           yield* identity.findStore(params.store_id)
           const records = yield* usage.forStore(params.store_id)
           return {
-            data: records.map((record) => ({ ...record, last_seen_at: new Date(record.last_seen_at).toISOString() }))
+            data: records.map((record) => ({ ...record, last_seen_at: formatTimestampV3(record.last_seen_at) }))
           }
         }))
       .handle("createCustomiser", ({ params, payload }) =>
@@ -105,7 +106,7 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
         Effect.gen(function*() {
           yield* identity.findStore(params.store_id)
           const connections = yield* grants.listConnections(params.store_id)
-          return { data: connections.map((c) => ({ ...c, created_at: c.created_at.toISOString() })) }
+          return { data: connections.map((c) => ({ ...c, created_at: formatTimestampV3(c.created_at) })) }
         }))
       .handle("revokeConnection", ({ params }) => grants.revokeConnection(params.connection_id))
   }))
