@@ -1,10 +1,34 @@
-import { createServer, type Server } from "node:http"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 
 // How often idle keep-alive connections are looked for while the server closes.
 const SWEEP_INTERVAL_MS = 50
 
 /**
- * A `node:http` server that drains quickly when closed. Node's `close()` stops accepting
+ * Holds the requests a server accepts before its app is attached. The listener opens before
+ * the routes are built (the app needs the server to serve on), and a request that arrived in
+ * between would find no handler and never be answered; held here, it is handed to the app's
+ * handler the moment that is attached.
+ */
+const holdUntilServed = (server: Server): void => {
+  const held: Array<readonly [IncomingMessage, ServerResponse]> = []
+  const hold = (request: IncomingMessage, response: ServerResponse) => {
+    held.push([request, response])
+  }
+  server.on("request", hold)
+  server.on("newListener", function attached(event: string | symbol, handler: (...args: Array<unknown>) => void) {
+    if (event !== "request" || handler === hold) return
+    server.off("newListener", attached)
+    server.off("request", hold)
+    // After the handler is added (this event fires before): replay in arrival order.
+    queueMicrotask(() => {
+      for (const [request, response] of held.splice(0)) handler(request, response)
+    })
+  })
+}
+
+/**
+ * A `node:http` server that drains quickly when closed, and that answers requests accepted
+ * before its app was attached (see {@link holdUntilServed}). Node's `close()` stops accepting
  * and ends the connections idle at that moment, but a connection whose request was in
  * flight stays open after its response until the keep-alive timeout (5 s). Here, once
  * closing, every response says `Connection: close`, and connections are ended as they
@@ -12,6 +36,7 @@ const SWEEP_INTERVAL_MS = 50
  */
 export const createDrainingServer = (): Server => {
   const server = createServer()
+  holdUntilServed(server)
   let closing = false
   const close = server.close.bind(server)
   server.close = (callback?: (error?: Error) => void) => {

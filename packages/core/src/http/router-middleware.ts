@@ -11,7 +11,7 @@ import { generationOf } from "./generations.js"
 import { ClientAddress, CurrentRequest, newRequestId, type RequestInfo } from "./request-info.js"
 import { renderFailure } from "./respond.js"
 import { makeAllowedMethods, type RouteEntry } from "./route-table.js"
-import { corsHeaders, makeCorsRules, preflightHeaders } from "./cors.js"
+import { type CorsRule, corsHeaders, makeCorsRules, preflightHeaders } from "./cors.js"
 
 /** Where request log lines go; the server writes them to stdout as JSON. */
 export type RequestLogger = (line: Readonly<Record<string, string | number>>) => void
@@ -117,11 +117,13 @@ export const layerRouterMiddleware = (
       const willServe = (request: HttpServerRequest.HttpServerRequest, info: RequestInfo): boolean =>
         (info.generation !== "operator" || settings.operatorToken !== undefined) &&
         allowedMethods(request.url).includes(request.method)
-      // An unknown route whose path has other methods is a 405, not a 404.
-      const refine = (failure: ApiFailure, url: string): ApiFailure => {
+      // An unknown route whose path has other methods is a 405, not a 404; a path browsers may
+      // call answers OPTIONS too (its preflight).
+      const refine = (failure: ApiFailure, url: string, cors: CorsRule | undefined): ApiFailure => {
         if (failure._tag !== "NotFound" || failure.resource !== "route") return failure
         const allowed = allowedMethods(url)
-        return allowed.length === 0 ? failure : new MethodNotAllowed({ allowed })
+        if (allowed.length === 0) return failure
+        return new MethodNotAllowed({ allowed: cors === undefined ? allowed : [...allowed, "OPTIONS"].sort() })
       }
 
       // Everything a request gets before its handler runs, read from the context once.
@@ -189,7 +191,7 @@ export const layerRouterMiddleware = (
               Effect.catchCause((cause) => {
                 const error = Option.getOrUndefined(Cause.findErrorOption(cause)) ??
                   cause.reasons.find(Cause.isDieReason)?.defect
-                const failure = refine(classifyRequestError(error, settings.maxBodyBytes), request.url)
+                const failure = refine(classifyRequestError(error, settings.maxBodyBytes), request.url, cors)
                 if (failure._tag === "InternalError") {
                   log({ level: "error", request_id: info.requestId, message: Cause.pretty(cause) })
                 }
