@@ -8,6 +8,7 @@ import { cookiePolicy } from "../../packages/core/src/http/oauth/cookies.js"
 import { midMinuteClock } from "../support/clock.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { cookiesOf, hiddenFields, pkce, startOAuthApp } from "./harness.js"
+import { SCOPE_DESCRIPTIONS } from "../../packages/core/src/domain/scope-descriptions.js"
 
 const BASE = "http://localhost:8080"
 
@@ -265,7 +266,7 @@ describe.each(databaseVariants())("authorization server: metadata, registration,
       expect(cookiesOf(flow.signedIn)).not.toHaveProperty("sc_session")
     })
 
-    it("shows the consent screen: client name, Unverified, one checkbox per scope, Approve and Deny", async () => {
+    it("shows the consent screen: service and client name, Unverified explained, who is signed in, one checkbox per scope in plain words, the redirect host, Approve and Deny", async () => {
       const merchant = await app.seedMerchant(1)
       const client = await app.newClient()
       const flow = await app.consent({ ...client, merchant, scopes: ["store:read", "pricing:read"], decision: "deny" })
@@ -276,8 +277,15 @@ describe.each(databaseVariants())("authorization server: metadata, registration,
       const html = flow.consentHtml
       expect(html).toContain("Test Agent")
       expect(html).toContain(`<span class="unverified">Unverified</span>`)
-      expect(html).toContain(`<input type="checkbox" name="scope" value="store:read" checked>store:read</label>`)
-      expect(html).toContain(`<input type="checkbox" name="scope" value="pricing:read" checked>pricing:read</label>`)
+      expect(html).toContain("signcraft · connect an app")
+      expect(html).toContain("Unverified: this app registered itself")
+      expect(html).toContain(`Signed in as <strong>${merchant.email}</strong>`)
+      for (const scope of ["store:read", "pricing:read"] as const) {
+        expect(html).toContain(
+          `<input type="checkbox" name="scope" value="${scope}" checked><span class="scope">${SCOPE_DESCRIPTIONS[scope].replace(/'/g, "&#39;")}<code>${scope}</code></span></label>`
+        )
+      }
+      expect(html).toContain(`You will be sent back to ${new URL(client.redirectUri).host}.`)
       expect(html).not.toContain(`value="orders:write"`)
       expect(html).toContain(`value="approve">Approve</button>`)
       expect(html).toContain(`value="deny">Deny</button>`)

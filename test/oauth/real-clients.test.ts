@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -10,6 +10,8 @@ import { browserLeg, CHROMIUM_FLAGS } from "../support/chromium.js"
 import { embeddedVariant, type TestDatabase } from "../support/databases.js"
 import { close, connectWithMcpSdk, consentByForms, listen, type Merchant, startReceiver } from "./clients.js"
 import { startOAuthApp } from "./harness.js"
+import { SCOPE_DESCRIPTIONS } from "../../packages/core/src/domain/scope-descriptions.js"
+import { isScope } from "../../packages/core/src/domain/scopes.js"
 
 const browser = browserLeg()
 
@@ -34,8 +36,22 @@ const consentByChromium = async (
     await page.getByRole("button", { name: "Sign in" }).click()
     await page.getByRole("button", { name: "Approve" }).waitFor({ timeout: 30_000 })
     expect(await page.getByText("Unverified", { exact: true }).count()).toBe(1)
-    const requested = (new URL(authorizationUrl).searchParams.get("scope") ?? "").split(" ")
-    for (const scope of requested) expect(await page.getByLabel(scope, { exact: true }).isChecked()).toBe(true)
+    const requested = (new URL(authorizationUrl).searchParams.get("scope") ?? "").split(" ").filter(isScope)
+    for (const scope of requested) {
+      // Each permission is a checkbox named by what it allows, in plain words.
+      expect(await page.getByRole("checkbox", { name: SCOPE_DESCRIPTIONS[scope] }).isChecked()).toBe(true)
+    }
+    // What the person sees: a screenshot of the consent screen, and the text it shows.
+    const shot = await page.screenshot({ fullPage: true })
+    expect(shot.subarray(1, 4).toString("latin1")).toBe("PNG")
+    expect(shot.length).toBeGreaterThan(10_000)
+    writeFileSync(join(tmpdir(), "signcraft-consent-screen.png"), shot)
+    // biome-ignore lint/performance/useDomNodeTextContent: only text the page shows counts
+    const shown = await page.evaluate(() => document.body.innerText)
+    expect(shown).toContain("signcraft")
+    expect(shown).toContain(`Signed in as ${merchant.email}`)
+    expect(shown).toContain("Unverified: this app registered itself")
+    expect(shown).toContain(`You will be sent back to ${new URL(new URL(authorizationUrl).searchParams.get("redirect_uri") ?? "").host}`)
     await page.getByRole("button", { name: "Approve" }).click()
     return await callback
   } finally {

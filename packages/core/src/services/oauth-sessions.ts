@@ -8,6 +8,8 @@ import { RateLimiter } from "./rate-limiter.js"
 /** A signed-in merchant person on the consent screen. */
 export interface PersonSession {
   readonly personId: number
+  /** Who is signed in, as the consent screen shows it. */
+  readonly email: string
   /** The anti-forgery token the consent form must echo. */
   readonly csrfToken: string
 }
@@ -20,8 +22,8 @@ export interface ConnectableStore {
 }
 
 // A person's sign-in credentials, a live session and a connectable Store, as their rows decode.
-const PersonRow = Schema.Struct({ id: Schema.Int, passwordHash: Schema.String })
-const SessionRow = Schema.Struct({ personId: Schema.Int, csrfToken: Schema.String })
+const PersonRow = Schema.Struct({ id: Schema.Int, email: Schema.String, passwordHash: Schema.String })
+const SessionRow = Schema.Struct({ personId: Schema.Int, email: Schema.String, csrfToken: Schema.String })
 const StoreRow = Schema.Struct({ id: Schema.Int, name: Schema.String, company_name: Schema.String })
 
 /** Why a sign-in was refused. */
@@ -57,15 +59,16 @@ export class OAuthSessions extends Context.Service<OAuthSessions, {
       const findPerson = SqlSchema.findOneOption({
         Request: Schema.String,
         Result: PersonRow,
-        execute: (email) => sql`SELECT id, password_hash AS "passwordHash" FROM persons WHERE lower(email) = ${email}`
+        execute: (email) => sql`SELECT id, email, password_hash AS "passwordHash" FROM persons WHERE lower(email) = ${email}`
       })
       const findSession = SqlSchema.findOneOption({
         Request: Schema.String,
         Result: SessionRow,
         execute: (sessionHash) =>
           sql`
-            SELECT person_id AS "personId", csrf_token AS "csrfToken" FROM oauth_sessions
-            WHERE session_hash = ${sessionHash} AND expires_at > now()`
+            SELECT s.person_id AS "personId", p.email, s.csrf_token AS "csrfToken"
+            FROM oauth_sessions s JOIN persons p ON p.id = s.person_id
+            WHERE s.session_hash = ${sessionHash} AND s.expires_at > now()`
       })
       // The record keeps `company_name`: it is what the consent page shows.
       const findStores = SqlSchema.findAll({
@@ -94,7 +97,7 @@ export class OAuthSessions extends Context.Service<OAuthSessions, {
               INSERT INTO oauth_sessions (session_hash, person_id, csrf_token, expires_at)
               VALUES (${hashSecret(token)}, ${person.id}, ${csrfToken}, now() + make_interval(hours => ${SESSION_TTL_HOURS}))`
               .pipe(Effect.orDie)
-            return { token, session: { personId: person.id, csrfToken } }
+            return { token, session: { personId: person.id, email: person.email, csrfToken } }
           }),
         find: (token) => orUndefined(findSession(hashSecret(token))),
         storesOf: (personId) => findStores(personId).pipe(Effect.orDie),

@@ -1,4 +1,5 @@
 import type { ConnectableStore } from "../../services/oauth-sessions.js"
+import { SCOPE_DESCRIPTIONS } from "../../domain/scope-descriptions.js"
 import type { Scope } from "../../domain/scopes.js"
 
 /** Escapes text for HTML element content and double-quoted attributes. */
@@ -9,7 +10,8 @@ const STYLE = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem
 label{display:block;margin:.75rem 0 .25rem}input[type=email],input[type=password],select{width:100%;padding:.4rem}
 fieldset{margin:1rem 0;border:1px solid #ccc}fieldset label{display:flex;gap:.5rem;align-items:center;margin:.35rem 0}
 button{margin:1rem .5rem 0 0;padding:.5rem 1.25rem}.unverified{background:#fde68a;color:#7c2d12;padding:.1rem .4rem;border-radius:.25rem;font-size:.85rem}
-.error{color:#b91c1c}.muted{color:#555;font-size:.9rem}`
+.error{color:#b91c1c}.muted{color:#555;font-size:.9rem}.service{color:#555;font-size:.9rem;margin:0}
+.scope{display:flex;flex-direction:column}.scope code{color:#555;font-size:.8rem}.note{background:#fef3c7;padding:.5rem .75rem;border-radius:.25rem;font-size:.9rem}`
 
 const page = (title: string, body: string): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -37,14 +39,23 @@ export interface ClientDisplay {
   readonly redirectHost: string
 }
 
+// The service's name heads every page, so a person always knows who is asking for the password.
+const SERVICE_NAME = "signcraft"
+
 const clientHeading = (client: ClientDisplay) =>
-  `<h1>${escapeHtml(client.name)}${client.verified ? "" : ` <span class="unverified">Unverified</span>`}</h1>`
+  `<p class="service">${SERVICE_NAME} · connect an app</p>` +
+  `<h1>${escapeHtml(client.name)}${client.verified ? "" : ` <span class="unverified">Unverified</span>`}</h1>` +
+  (client.verified
+    ? ""
+    : `<p class="note">Unverified: this app registered itself, and ${SERVICE_NAME} has not checked who runs it or whether its name is true. Continue only if you started this connection and trust the app.</p>`)
 
 /** The sign-in form: `Email`, `Password`, `Sign in` (operating contract §4). */
 export const signInPage = (client: ClientDisplay, state: FormState, error?: string): string =>
   page(
-    "Sign in to signcraft",
-    `${clientHeading(client)}<p>Sign in to connect this agent to one of your Stores.</p>
+    `Sign in to ${SERVICE_NAME}`,
+    `${clientHeading(client)}<p>Sign in to ${SERVICE_NAME} to connect this app to one of your Stores. It will be sent back to <strong>${
+      escapeHtml(client.redirectHost)
+    }</strong>.</p>
 ${formStart("sign_in", state)}
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
@@ -53,12 +64,14 @@ ${error === undefined ? "" : `<p class="error" role="alert">${escapeHtml(error)}
   )
 
 /**
- * The consent form: the client's name, `Unverified` for self-registered clients, a
- * `Store` choice when the person has several, one checkbox per requested scope labelled
- * with its name, and `Approve` / `Deny`.
+ * The consent form: the service and the client's name, `Unverified` (explained) for
+ * self-registered clients, who is signed in, a `Store` choice when the person has several, one
+ * checkbox per requested scope with what it allows in plain words (and its name), where the
+ * person will be sent back to, and `Approve` / `Deny`.
  */
 export const consentPage = (
   client: ClientDisplay,
+  signedIn: string,
   stores: ReadonlyArray<ConnectableStore>,
   scopes: ReadonlyArray<Scope>,
   state: FormState
@@ -72,16 +85,19 @@ export const consentPage = (
     ? ""
     : `${hidden("store_id", String(first.id))}<p>Store: <strong>${escapeHtml(first.name)}</strong></p>`
   const scopeBoxes = scopes.map((scope) =>
-    `<label><input type="checkbox" name="scope" value="${scope}" checked>${scope}</label>`
+    `<label><input type="checkbox" name="scope" value="${scope}" checked><span class="scope">${
+      escapeHtml(SCOPE_DESCRIPTIONS[scope])
+    }<code>${scope}</code></span></label>`
   ).join("")
+  const person = `<p class="muted">Signed in as <strong>${escapeHtml(signedIn)}</strong>.</p>`
   const body = first === undefined
     ? `<p class="error">You do not belong to a company with a Store, so there is nothing to connect.</p>
 ${formStart("consent", state)}<button type="submit" name="decision" value="deny">Deny</button></form>`
-    : `<p>This agent asks to act on your Store with the permissions below. Untick any you do not want to grant.</p>
+    : `<p>This app asks to act on your Store with the permissions below. Untick any you do not want to grant.</p>
 ${formStart("consent", state)}${storeField}
 <fieldset><legend>Permissions</legend>${scopeBoxes}</fieldset>
 <p class="muted">You will be sent back to ${escapeHtml(client.redirectHost)}.</p>
 <button type="submit" name="decision" value="approve">Approve</button>
 <button type="submit" name="decision" value="deny">Deny</button></form>`
-  return page("Connect an agent to signcraft", `${clientHeading(client)}${body}`)
+  return page(`Connect an app to ${SERVICE_NAME}`, `${clientHeading(client)}${person}${body}`)
 }

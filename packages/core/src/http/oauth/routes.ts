@@ -257,7 +257,9 @@ const showSignIn = (client: ClientDisplay, query: string, error?: string) =>
 const showConsent = (client: ClientDisplay, request: AuthorizationRequest, session: PersonSession, query: string) =>
   Effect.gen(function*() {
     const stores = yield* (yield* OAuthSessions).storesOf(session.personId)
-    return htmlPage(consentPage(client, stores, request.scopes, { csrfToken: session.csrfToken, authorizationRequest: query }))
+    return htmlPage(
+      consentPage(client, session.email, stores, request.scopes, { csrfToken: session.csrfToken, authorizationRequest: query })
+    )
   })
 
 /** GET /oauth/authorize: checks the request, then shows sign-in or consent. */
