@@ -10,7 +10,8 @@ export interface QuoteRecord {
   readonly id: number
   readonly store_id: number
   readonly customiser_id: number
-  readonly form_id: number
+  /** The form the shopper filled in; null for the customiser's built-in form. */
+  readonly form_id: number | null
   readonly submission_number: number
   readonly responses: ReadonlyArray<FormResponse>
   readonly created_at: string
@@ -34,7 +35,7 @@ const Row = Schema.Struct({
   id: RowId,
   store_id: RowId,
   customiser_id: RowId,
-  form_id: RowId,
+  form_id: Schema.NullOr(RowId),
   submission_number: RowNumber,
   responses: JsonColumn(ResponsesDocument),
   created_at: Schema.String,
@@ -80,7 +81,7 @@ export class Quotes extends Context.Service<Quotes, {
                 INSERT INTO quotes ${sql.insert({
                   store_id: customiser.store_id,
                   customiser_id: customiser.id,
-                  form_id: submission.formId ?? customiser.id,
+                  form_id: submission.formId ?? null,
                   submission_number: submissionNumber,
                   responses: jsonParam(ResponsesDocument, submission.responses)
                 })}
@@ -89,7 +90,8 @@ export class Quotes extends Context.Service<Quotes, {
               const quote = toRecord(row)
               yield* outbox.enqueue(customiser.store_id, "form:submitted", formSubmittedPayload({
                 submissionNumber,
-                formId: quote.form_id,
+                // The previous generation's payload always names a form: the built-in one is the customiser's.
+                formId: quote.form_id ?? customiser.id,
                 customiser: {
                   id: customiser.id,
                   name: customiser.name,

@@ -18,7 +18,9 @@ export const QuoteV3 = Schema.Struct({
   object: Schema.Literal("quote"),
   id: Schema.Int,
   customiser_id: Schema.Int,
-  form_id: Schema.Int,
+  form_id: Schema.NullOr(Schema.Int).annotate({
+    description: "The form the shopper filled in; null for the customiser's built-in form."
+  }),
   submission_number: Schema.Int,
   responses: Schema.Array(FormResponseSchema),
   created_at: Schema.String
