@@ -149,6 +149,15 @@ describe.each(databaseVariants())("input edges ($name database)", (variant) => {
     expect((await app.call("GET", "/api/v3/no-such-thing", { key: seed.key })).status).toBe(404)
   })
 
+  it("answers a body in a media type the operation does not read with 415 unsupported_media_type", async () => {
+    const seed = await app.seedStore({ scopes: ["orders:write"] })
+    const res = await app.call("POST", "/api/v3/orders", { key: seed.key, headers: { "content-type": "text/plain" }, body: "hello" })
+    expect(res.status).toBe(415)
+    expect(res.headers.get("content-type")).toContain("application/problem+json")
+    expect(res.body.code).toBe("unsupported_media_type")
+    expect(new URL(res.body.type).pathname).toBe("/docs/problems/unsupported_media_type")
+  })
+
   it("inspects only bodies a route will serve: unknown paths stay 404, a disabled operator API stays hidden", async () => {
     const nul = '{"name":"a\\u0000b"}'
     expect((await app.call("POST", "/api/v3/no-such-thing", { body: nul })).status).toBe(404)

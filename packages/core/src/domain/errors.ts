@@ -54,6 +54,9 @@ export class MethodNotAllowed extends Data.TaggedError("MethodNotAllowed")<{
   readonly allowed: ReadonlyArray<string>
 }> {}
 
+/** The body is in a media type the endpoint does not read. */
+export class UnsupportedMediaType extends Data.TaggedError("UnsupportedMediaType")<Record<never, never>> {}
+
 /** The body is larger than the service accepts. */
 export class PayloadTooLarge extends Data.TaggedError("PayloadTooLarge")<{
   readonly limitBytes: number
@@ -105,6 +108,7 @@ const failureClasses = byTag({
   MalformedRequest,
   MethodNotAllowed,
   PayloadTooLarge,
+  UnsupportedMediaType,
   RateLimited,
   IdempotencyKeyRequired,
   IdempotencyKeyConflict,

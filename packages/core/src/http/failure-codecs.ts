@@ -18,6 +18,7 @@ import {
   NotFound,
   PayloadTooLarge,
   RateLimited,
+  UnsupportedMediaType,
   ValidationFailed
 } from "../domain/errors.js"
 import type { FieldError } from "../domain/field-error.js"
@@ -66,6 +67,7 @@ const failureOfProblem = (body: ProblemWire): ApiFailure => {
     .with("malformed_request", () => new MalformedRequest({ detail: body.detail }))
     .with("method_not_allowed", () => new MethodNotAllowed({ allowed: [] }))
     .with("payload_too_large", () => new PayloadTooLarge({ limitBytes: 0 }))
+    .with("unsupported_media_type", () => new UnsupportedMediaType())
     .with("rate_limited", () => new RateLimited({ retryAfter }))
     .with("idempotency_key_required", () => new IdempotencyKeyRequired())
     .with("idempotency_key_conflict", () => new IdempotencyKeyConflict())
@@ -89,6 +91,7 @@ const failureOfLegacy = (status: FailureStatus, body: LegacyWire): ApiFailure =>
     .with(405, () => new MethodNotAllowed({ allowed: [] }))
     .with(409, () => new IdempotencyKeyConflict())
     .with(413, () => new PayloadTooLarge({ limitBytes: 0 }))
+    .with(415, () => new UnsupportedMediaType())
     .with(422, () => new ValidationFailed({ detail: body.message, errors }))
     .with(429, () => new RateLimited({ retryAfter: 1 }))
     .with(500, () => new InternalError({}))

@@ -1,11 +1,20 @@
 import { ByteSize, Cause, Context, Effect, Option, type Types } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { MaxBodySize } from "effect/http/HttpIncomingMessage"
-import { type ApiFailure, MethodNotAllowed, PayloadTooLarge, ValidationFailed } from "../domain/errors.js"
+import {
+  type ApiFailure,
+  InternalError,
+  MalformedRequest,
+  MethodNotAllowed,
+  NotFound,
+  PayloadTooLarge,
+  UnsupportedMediaType,
+  ValidationFailed
+} from "../domain/errors.js"
 import { findUnacceptableValue } from "../domain/json-input.js"
 import { Settings } from "../services/settings.js"
 import { deprecationHeaders } from "./deprecation.js"
-import { describeFailure, type FailureDescription } from "../presenters/failure-table.js"
+import { describeFailure } from "../presenters/failure-table.js"
 import { classifyRequestError } from "./middleware/request-failures.js"
 import { generationOf } from "./generations.js"
 import { ClientAddress, CurrentRequest, newRequestId, type RequestInfo } from "./request-info.js"
@@ -16,29 +25,28 @@ import { type CorsRule, corsHeaders, makeCorsRules, preflightHeaders } from "./c
 /** Where request log lines go; the server writes them to stdout as JSON. */
 export type RequestLogger = (line: Readonly<Record<string, string | number>>) => void
 
-const statusTitles: Readonly<Record<number, FailureDescription["code"]>> = {
-  400: "malformed_request",
-  404: "not_found",
-  413: "payload_too_large"
-}
+// The failure a framework-built error response (unknown route, unsupported media type, …)
+// stands for, so it answers in the same format as every other error.
+const frameworkFailure = (status: number, maxBodyBytes: number): ApiFailure =>
+  status === 404
+    ? new NotFound({ resource: "route" })
+    : status === 413
+    ? new PayloadTooLarge({ limitBytes: maxBodyBytes })
+    : status === 415
+    ? new UnsupportedMediaType()
+    : status >= 500
+    ? new InternalError({})
+    : new MalformedRequest({ detail: "The request cannot be served." })
 
-// Framework-built error responses (unknown route, unsupported media type, …) come
-// without our body; give them the same format as every other error.
 const normaliseFrameworkError = (
   response: HttpServerResponse.HttpServerResponse,
-  info: RequestInfo
+  info: RequestInfo,
+  maxBodyBytes: number
 ): HttpServerResponse.HttpServerResponse => {
   if (response.status < 400) return response
   const contentType = response.headers["content-type"] ?? ""
   if (contentType.includes("json")) return response
-  const code = statusTitles[response.status] ?? (response.status >= 500 ? "internal_error" : "malformed_request")
-  const description: FailureDescription = {
-    status: response.status,
-    code,
-    title: response.status === 415 ? "Unsupported media type" : "Request failed",
-    detail: response.status === 415 ? "Send the request body as application/json." : "The request cannot be served."
-  }
-  return renderFailure(description, info)
+  return renderFailure(describeFailure(frameworkFailure(response.status, maxBodyBytes)), info)
 }
 
 // Generations whose JSON bodies are read by HttpApi handlers; the OAuth and agent endpoints
@@ -152,7 +160,7 @@ export const layerRouterMiddleware = (
         startedAt: number
       ) => {
         const { request, pathname, info, route } = started
-        const normalised = normaliseFrameworkError(response, info)
+        const normalised = normaliseFrameworkError(response, info, settings.maxBodyBytes)
         const answered = info.responseHeaders.size === 0 ? normalised : HttpServerResponse.setHeaders(normalised, info.responseHeaders)
         const final = info.generation === "legacy"
           ? HttpServerResponse.setHeaders(answered, { "x-request-id": info.requestId, ...legacyHeaders })

@@ -16,6 +16,7 @@ export const PROBLEM_CODES = [
   "malformed_request",
   "method_not_allowed",
   "payload_too_large",
+  "unsupported_media_type",
   "rate_limited",
   "idempotency_key_required",
   "idempotency_key_conflict",
@@ -55,6 +56,7 @@ export const FAILURE_STATUS = {
   MalformedRequest: 400,
   MethodNotAllowed: 405,
   PayloadTooLarge: 413,
+  UnsupportedMediaType: 415,
   RateLimited: 429,
   IdempotencyKeyRequired: 400,
   IdempotencyKeyConflict: 409,
@@ -151,6 +153,11 @@ const wordingOf = (failure: ApiFailure): Wording =>
       code: "payload_too_large",
       title: "Payload too large",
       detail: `Request bodies are limited to ${f.limitBytes} bytes.`
+    }))
+    .with({ _tag: "UnsupportedMediaType" }, () => ({
+      code: "unsupported_media_type",
+      title: "Unsupported media type",
+      detail: "Send the request body as application/json (or the media type the operation documents)."
     }))
     .with({ _tag: "RateLimited" }, (f) => ({
       code: "rate_limited",

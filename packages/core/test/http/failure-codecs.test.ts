@@ -18,6 +18,7 @@ import {
   NotFound,
   PayloadTooLarge,
   RateLimited,
+  UnsupportedMediaType,
   ValidationFailed
 } from "../../src/domain/errors.js"
 import { legacyAt, problemAt } from "../../src/http/failure-codecs.js"
@@ -36,6 +37,7 @@ const samples: ReadonlyArray<ApiFailure> = [
   new MalformedRequest({ detail: "The request body is not valid JSON." }),
   new MethodNotAllowed({ allowed: ["GET"] }),
   new PayloadTooLarge({ limitBytes: 1024 }),
+  new UnsupportedMediaType(),
   new RateLimited({ retryAfter: 7 }),
   new IdempotencyKeyRequired(),
   new IdempotencyKeyConflict(),

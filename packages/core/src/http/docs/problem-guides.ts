@@ -14,6 +14,7 @@ import {
   NotFound,
   PayloadTooLarge,
   RateLimited,
+  UnsupportedMediaType,
   ValidationFailed
 } from "../../domain/errors.js"
 import type { ProblemCode } from "../../presenters/failure-table.js"
@@ -112,6 +113,12 @@ export const PROBLEM_GUIDES: { readonly [C in ProblemCode]: ProblemGuide } = {
     when: "The declared or streamed body exceeds the limit. The server closes the connection after answering, so the client's next request uses a fresh one.",
     recover: "Send a smaller body. Pricing documents of this size usually hold rows that can be merged; split bulk imports.",
     example: new PayloadTooLarge({ limitBytes: 1_048_576 })
+  },
+  unsupported_media_type: {
+    meaning: "The body is in a media type the operation does not read.",
+    when: "A write sent with a `Content-Type` other than `application/json` (pricing PATCH also takes `application/merge-patch+json`).",
+    recover: "Send the body as JSON with `Content-Type: application/json`.",
+    example: new UnsupportedMediaType()
   },
   rate_limited: {
     meaning: "A quota is spent until the window resets.",
