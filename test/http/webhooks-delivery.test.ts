@@ -114,6 +114,9 @@ describe.each(databaseVariants())("webhook delivery to a real receiver ($name da
     expect(log.body.data).toHaveLength(1)
     expect(log.body.data[0]).toMatchObject({
       object: "webhook_delivery",
+      // The delivery names its subscription, and the message its receiver deduplicates on.
+      subscription_id: order.id,
+      message_id: at("/s1/order")[0]?.headers["x-webhook-id"],
       webhook_id: at("/s1/order")[0]?.headers["x-webhook-id"],
       topic: "order:created",
       status: "delivered",

@@ -20,6 +20,8 @@ const orNull = (value: string | null) => (value === null ? null : formatTimestam
 export const deliveryV3Of = (record: DeliveryRecord) => ({
   object: "webhook_delivery" as const,
   id: record.id,
+  subscription_id: record.subscription_id,
+  message_id: webhookIdOf(record.event_id),
   webhook_id: webhookIdOf(record.event_id),
   event_id: record.event_id,
   topic: record.topic,

@@ -43,6 +43,7 @@ export interface AttemptRecord {
 /** One delivery in the delivery log, with its attempts. */
 export interface DeliveryRecord {
   readonly id: number
+  readonly subscription_id: number
   readonly event_id: number
   readonly topic: string
   /** `pending`, `delivered`, `failed` (retries exhausted) or `cancelled` (subscription deleted). */
@@ -59,6 +60,7 @@ const utc = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
 
 const DeliveryRow = Schema.Struct({
   id: RowId,
+  subscription_id: RowId,
   event_id: RowId,
   topic: Schema.String,
   status: Schema.String,
@@ -137,7 +139,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const deliveryColumns = sql.unsafe(`
-        d.id, d.event_id, e.topic, d.status, d.attempt_count,
+        d.id, d.subscription_id, d.event_id, e.topic, d.status, d.attempt_count,
         CASE WHEN d.status = 'pending' THEN ${utc("d.next_attempt_at")} END AS next_attempt_at,
         ${utc("d.delivered_at")} AS delivered_at, d.last_error, ${utc("d.created_at")} AS created_at`)
 

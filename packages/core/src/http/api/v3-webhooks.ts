@@ -49,7 +49,13 @@ export const WebhookAttemptV3 = Schema.Struct({
 export const WebhookDeliveryV3 = Schema.Struct({
   object: Schema.Literal("webhook_delivery"),
   id: Schema.Int,
-  webhook_id: Schema.String.annotate({ description: "The x-webhook-id header of every attempt of this delivery." }),
+  subscription_id: Schema.Int.annotate({ description: "The subscription this delivery is for (`{webhook_id}` in the path)." }),
+  message_id: Schema.String.annotate({
+    description: "The x-webhook-id header of every attempt of this delivery: receivers deduplicate on it."
+  }),
+  webhook_id: Schema.String.annotate({
+    description: "Deprecated: the same as message_id (it names the message, not the subscription); kept for existing readers."
+  }),
   event_id: Schema.Int,
   topic: Schema.String,
   status: Schema.String.annotate({ description: "pending, delivered, failed (retries exhausted) or cancelled; may grow." }),
