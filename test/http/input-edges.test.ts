@@ -149,6 +149,22 @@ describe.each(databaseVariants())("input edges ($name database)", (variant) => {
     expect((await app.call("GET", "/api/v3/no-such-thing", { key: seed.key })).status).toBe(404)
   })
 
+  it("marks every answer nosniff, and sends HSTS only in production", async () => {
+    for (const path of ["/healthz", "/api/v3/stores/me", "/docs/problems", "/no-such-path", "/oauth/token"]) {
+      const res = await app.handler(new Request(`http://127.0.0.1${path}`))
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff")
+      expect(res.headers.get("strict-transport-security"), path).toBeNull()
+    }
+    const production = startApp(db.config, { environment: "production", baseUrl: "https://api.example" })
+    try {
+      const res = await production.handler(new Request("https://api.example/healthz"))
+      expect(res.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains")
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff")
+    } finally {
+      await production.dispose()
+    }
+  })
+
   it("answers a body in a media type the operation does not read with 415 unsupported_media_type", async () => {
     const seed = await app.seedStore({ scopes: ["orders:write"] })
     const res = await app.call("POST", "/api/v3/orders", { key: seed.key, headers: { "content-type": "text/plain" }, body: "hello" })

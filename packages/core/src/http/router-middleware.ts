@@ -118,6 +118,11 @@ export const layerRouterMiddleware = (
       const settings = yield* Settings
       const maxBody = ByteSize.bytes(settings.maxBodyBytes)
       const legacyHeaders = deprecationHeaders(settings.baseUrl)
+      // Every answer: browsers must not sniff a JSON error into something executable; in
+      // production, browsers keep to HTTPS for a year (RFC 6797).
+      const everyAnswer: Readonly<Record<string, string>> = settings.environment === "production"
+        ? { "x-content-type-options": "nosniff", "strict-transport-security": "max-age=31536000; includeSubDomains" }
+        : { "x-content-type-options": "nosniff" }
       const allowedMethods = makeAllowedMethods(routes)
       const corsRuleOf = makeCorsRules(settings, agentPath)
       // Bodies are inspected only where a route will serve them: an unknown path stays a 404,
@@ -163,8 +168,8 @@ export const layerRouterMiddleware = (
         const normalised = normaliseFrameworkError(response, info, settings.maxBodyBytes)
         const answered = info.responseHeaders.size === 0 ? normalised : HttpServerResponse.setHeaders(normalised, info.responseHeaders)
         const final = info.generation === "legacy"
-          ? HttpServerResponse.setHeaders(answered, { "x-request-id": info.requestId, ...legacyHeaders })
-          : HttpServerResponse.setHeader(answered, "x-request-id", info.requestId)
+          ? HttpServerResponse.setHeaders(answered, { "x-request-id": info.requestId, ...everyAnswer, ...legacyHeaders })
+          : HttpServerResponse.setHeaders(answered, { "x-request-id": info.requestId, ...everyAnswer })
         log({
           level: "info",
           request_id: info.requestId,
