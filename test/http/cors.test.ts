@@ -62,7 +62,7 @@ describe("CORS (operating contract 5.3)", () => {
   })
 
   it("sends no CORS headers from /oauth/authorize, the operator API, v3 or v2", async () => {
-    for (const path of ["/oauth/authorize?response_type=code", "/operator/v1/companies", "/api/v3/stores/me", "/api/v2/customisers"]) {
+    for (const path of ["/oauth/authorize?response_type=code", "/operator/v1/stores/1/connections", "/api/v3/stores/me", "/api/v2/customisers"]) {
       const res = await app.call("GET", path, { headers: { origin: SHOP } })
       expect(res.headers.get("access-control-allow-origin"), path).toBeNull()
       const pre = await app.call("OPTIONS", path, preflight("GET"))

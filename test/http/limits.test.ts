@@ -94,6 +94,26 @@ describe.each(databaseVariants())("quotas ($name database)", (variant) => {
       await own.cleanup()
     }
   }, 180_000)
+
+  it("counts refused operator tokens against the per-IP quota, then answers 429", async () => {
+    const own = await variant.create()
+    const app = startApp(own.config, { rateLimitPerIpPerMinute: 3 }, {}, { clock: midMinuteClock() })
+    try {
+      const guess = (token: string) =>
+        app.call("GET", "/operator/v1/stores/1/connections", { headers: token === "" ? {} : { authorization: `Bearer ${token}` } })
+      const statuses: Array<number> = []
+      for (const token of ["guess-1", "", "guess-2", "guess-3"]) statuses.push((await guess(token)).status)
+      expect(statuses).toEqual([401, 401, 401, 429])
+      const limited = await guess("guess-4")
+      expect(limited.body.code).toBe("rate_limited")
+      expect(limited.headers.get("retry-after")).toBe("30")
+      // The right token is no guess: it is still served.
+      expect((await app.operator("GET", "/stores/1/connections")).status).not.toBe(429)
+    } finally {
+      await app.dispose()
+      await own.cleanup()
+    }
+  }, 180_000)
 })
 
 const pgUrl = process.env.DATABASE_URL

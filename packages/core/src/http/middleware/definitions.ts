@@ -27,7 +27,7 @@ export class LegacyApiKeyAuth extends HttpApiMiddleware.Service<LegacyApiKeyAuth
 /** Operator API: the `OPERATOR_TOKEN` bearer; the whole API is hidden (404) when unset. */
 export class OperatorAuth extends HttpApiMiddleware.Service<OperatorAuth>()("signcraft/OperatorAuth", {
   security: { operatorToken: HttpApiSecurity.bearer },
-  error: problemsAt([401, 404])
+  error: problemsAt([401, 404, 429])
 }) {}
 
 /**

@@ -202,15 +202,20 @@ export const layerOperatorAuth = Layer.effect(
   OperatorAuth,
   Effect.gen(function*() {
     const settings = yield* Settings
+    const limiter = yield* RateLimiter
     const expected = settings.operatorToken === undefined ? undefined : digest(Redacted.value(settings.operatorToken))
+    // A refused token spends one of the client's per-IP requests, so guessing the token is held
+    // to the per-IP quota; once that is spent the answer is 429, not another verdict on a guess.
+    const refuse = (failure: MissingCredential | InvalidCredential): Served<never, FailureWithStatus<401 | 429>> =>
+      Effect.flatMap(Effect.service(CurrentRequest), (info) => Effect.andThen(perIpQuota(limiter, info), Effect.fail(failure)))
     return {
       operatorToken: (httpEffect, { credential }) =>
-        Effect.suspend((): Served<never, FailureWithStatus<401 | 404>> => {
+        Effect.suspend((): Served<never, FailureWithStatus<401 | 404 | 429>> => {
           if (expected === undefined) return Effect.fail(new NotFound({ resource: "route" }))
           const presented = Redacted.value(credential)
-          if (presented === "") return Effect.fail(new MissingCredential({ kind: "operator_token" }))
+          if (presented === "") return refuse(new MissingCredential({ kind: "operator_token" }))
           if (!timingSafeEqual(digest(presented), expected)) {
-            return Effect.fail(new InvalidCredential({ kind: "operator_token", reason: "unknown" }))
+            return refuse(new InvalidCredential({ kind: "operator_token", reason: "unknown" }))
           }
           return httpEffect
         })
