@@ -56,8 +56,10 @@ describe.each(databaseVariants())("the agent endpoint on its own origin (MCP_URL
       code_challenge_method: "S256",
       resource: `${BASE}/mcp`
     })
+    // A self-registered client is not sent the error (RFC 9700 §4.11.2): the person is shown it.
     const res = await app.fetchApp(`/oauth/authorize?${query}`)
-    expect(res.status).toBe(303)
-    expect(new URL(res.headers.get("location") ?? "").searchParams.get("error")).toBe("invalid_target")
+    expect(res.status).toBe(400)
+    expect(res.headers.get("location")).toBeNull()
+    expect(await res.text()).toContain("<code>invalid_target</code>")
   })
 })

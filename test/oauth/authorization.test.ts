@@ -158,8 +158,12 @@ describe.each(databaseVariants())("authorization server: metadata, registration,
   })
 
   describe("authorization request", () => {
-    const start = async (overrides: Record<string, string | undefined> = {}) => {
+    // An operator-registered (verified) client, or a self-registered one.
+    const verify = (clientId: string) =>
+      app.runSql(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE oauth_clients SET verified = true WHERE client_id = ${clientId}`))
+    const start = async (overrides: Record<string, string | undefined> = {}, options: { readonly verified?: boolean } = {}) => {
       const client = await app.newClient("http://127.0.0.1:7777/callback")
+      if (options.verified === true) await verify(client.clientId)
       const params = new URLSearchParams()
       const all: Record<string, string | undefined> = {
         response_type: "code",
@@ -193,8 +197,8 @@ describe.each(databaseVariants())("authorization server: metadata, registration,
       ["another resource", { resource: `${BASE}/api/v3` }, "invalid_target"],
       ["an unknown scope", { scope: "store:read admin" }, "invalid_scope"],
       ["another response type", { response_type: "token" }, "unsupported_response_type"]
-    ])("redirects %s back with %s, the state and no iss", async (_name, overrides, error) => {
-      const res = await start(overrides)
+    ])("redirects %s back to a verified client with %s, the state and no iss", async (_name, overrides, error) => {
+      const res = await start(overrides, { verified: true })
       expect(res.status).toBe(303)
       const location = new URL(res.headers.get("location") ?? "")
       expect(`${location.origin}${location.pathname}`).toBe("http://127.0.0.1:7777/callback")
@@ -202,6 +206,40 @@ describe.each(databaseVariants())("authorization server: metadata, registration,
       expect(location.searchParams.get("state")).toBe("abc")
       expect(location.searchParams.has("iss")).toBe(false)
       expect(location.searchParams.has("code")).toBe(false)
+    })
+
+    it.each([
+      ["another resource", { resource: `${BASE}/api/v3` }, "invalid_target"],
+      ["an unknown scope", { scope: "nope" }, "invalid_scope"],
+      ["another response type", { response_type: "token" }, "unsupported_response_type"]
+    ])("shows %s to the person instead of redirecting to a self-registered client (RFC 9700 §4.11.2)", async (_name, overrides, error) => {
+      const res = await start(overrides)
+      expect(res.status).toBe(400)
+      expect(res.headers.get("location")).toBeNull()
+      expect(res.headers.get("content-type")).toContain("text/html")
+      const html = await res.text()
+      expect(html).toContain("This connection cannot be made")
+      expect(html).toContain(`<code>${error}</code>`)
+      expect(html).toContain("127.0.0.1:7777")
+    })
+
+    it("redirects errors to a self-registered client the signed-in person approved before", async () => {
+      const merchant = await app.seedMerchant(1)
+      const client = await app.newClient()
+      const approved = await app.consent({ ...client, merchant, scopes: ["store:read"], decision: "approve" })
+      const cookie = Object.entries(approved.jar).map(([name, value]) => `${name}=${value}`).join("; ")
+      const query = new URLSearchParams({
+        response_type: "code",
+        client_id: client.clientId,
+        redirect_uri: client.redirectUri,
+        code_challenge: pkce().challenge,
+        code_challenge_method: "S256",
+        scope: "nope",
+        state: "xyz"
+      })
+      const res = await app.fetchApp(`/oauth/authorize?${query}`, { headers: { cookie } })
+      expect(res.status).toBe(303)
+      expect(new URL(res.headers.get("location") ?? "").searchParams.get("error")).toBe("invalid_scope")
     })
 
     it("accepts resource = the agent endpoint", async () => {

@@ -44,8 +44,9 @@ const normaliseFrameworkError = (
   maxBodyBytes: number
 ): HttpServerResponse.HttpServerResponse => {
   if (response.status < 400) return response
+  // Our own error answers are JSON, or the OAuth error page; the framework's are neither.
   const contentType = response.headers["content-type"] ?? ""
-  if (contentType.includes("json")) return response
+  if (contentType.includes("json") || contentType.startsWith("text/html")) return response
   return renderFailure(describeFailure(frameworkFailure(response.status, maxBodyBytes)), info)
 }
 

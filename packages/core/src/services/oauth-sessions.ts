@@ -45,6 +45,8 @@ export class OAuthSessions extends Context.Service<OAuthSessions, {
   ) => Effect.Effect<{ readonly token: string; readonly session: PersonSession }, SignInRefusal>
   readonly find: (token: string) => Effect.Effect<PersonSession | undefined>
   readonly storesOf: (personId: number) => Effect.Effect<ReadonlyArray<ConnectableStore>>
+  /** Whether the person has approved the client before (a grant of theirs, live or not). */
+  readonly hasApproved: (personId: number, clientId: string) => Effect.Effect<boolean>
   readonly prune: Effect.Effect<void>
 }>()("signcraft/OAuthSessions") {
   static readonly layer = Layer.effect(
@@ -101,6 +103,11 @@ export class OAuthSessions extends Context.Service<OAuthSessions, {
           }),
         find: (token) => orUndefined(findSession(hashSecret(token))),
         storesOf: (personId) => findStores(personId).pipe(Effect.orDie),
+        hasApproved: (personId, clientId) =>
+          sql`SELECT 1 FROM oauth_grants WHERE person_id = ${personId} AND client_id = ${clientId} LIMIT 1`.pipe(
+            Effect.orDie,
+            Effect.map((rows) => rows.length > 0)
+          ),
         prune: sql`DELETE FROM oauth_sessions WHERE expires_at < now()`.pipe(Effect.orDie, Effect.asVoid)
       })
     })

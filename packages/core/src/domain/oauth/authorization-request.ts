@@ -156,3 +156,12 @@ export const redirectWith = (redirectUri: string, params: Readonly<Record<string
   for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.append(name, value)
   return url.toString()
 }
+
+/**
+ * Whether an authorization error found before consent may be sent to the client's redirect URI.
+ * RFC 9700 §4.11.2: redirecting errors to a client nobody vouches for turns the authorization
+ * endpoint into an open redirector; such errors are shown to the person instead, unless the
+ * client is verified or the person approved it before.
+ */
+export const mayRedirectError = (client: { readonly verified: boolean }, approvedBefore: boolean): boolean =>
+  client.verified || approvedBefore

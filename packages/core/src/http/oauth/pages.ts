@@ -101,3 +101,14 @@ ${formStart("consent", state)}${storeField}
 <button type="submit" name="decision" value="deny">Deny</button></form>`
   return page(`Connect an app to ${SERVICE_NAME}`, `${clientHeading(client)}${person}${body}`)
 }
+
+/** An authorization error shown to the person instead of being sent to an unvouched-for client. */
+export const refusalPage = (client: ClientDisplay, error: string, description: string): string =>
+  page(
+    `${SERVICE_NAME}: this connection cannot be made`,
+    `${clientHeading(client)}<h2>This connection cannot be made</h2>
+<p class="error" role="alert">${escapeHtml(description)}</p>
+<p class="muted">Error <code>${escapeHtml(error)}</code>. You have not been sent back to ${
+      escapeHtml(client.redirectHost)
+    }: ${SERVICE_NAME} does not send people to an app it cannot vouch for with an error. Close this page and start again from the app.</p>`
+  )

@@ -5,6 +5,7 @@ import {
   type AuthorizationRequest,
   type AuthorizationVerdict,
   checkAuthorizationRequest,
+  mayRedirectError,
   redirectWith
 } from "../../domain/oauth/authorization-request.js"
 import { OAuthError } from "../../domain/oauth/errors.js"
@@ -18,7 +19,7 @@ import { RateLimiter } from "../../services/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
 import { CurrentRequest } from "../request-info.js"
 import { cookiePolicy, withCookie } from "./cookies.js"
-import { type ClientDisplay, consentPage, signInPage } from "./pages.js"
+import { type ClientDisplay, consentPage, refusalPage, signInPage } from "./pages.js"
 import { oauthErrorResponse, oauthJson, publicJson } from "./respond.js"
 import { oauthErrorBody } from "../protocol-errors.js"
 import type { RouteEntry } from "../route-table.js"
@@ -187,10 +188,10 @@ const revoke = (request: HttpServerRequest.HttpServerRequest) =>
     return oauthJson({})
   }))
 
-const displayOf = (client: OAuthClient, request: AuthorizationRequest): ClientDisplay => ({
+const displayOf = (client: OAuthClient, redirectUri: string): ClientDisplay => ({
   name: client.client_name ?? client.client_id,
   verified: client.verified,
-  redirectHost: new URL(request.redirectUri).host
+  redirectHost: new URL(redirectUri).host
 })
 
 // Checks an authorization request (from the query, or re-posted by a form).
@@ -228,6 +229,21 @@ const refusalRedirect = (verdict: Extract<AuthorizationVerdict, { _tag: "Redirec
     error_description: verdict.description,
     state: verdict.state
   }))
+
+// An error found before consent goes back to the client only if someone vouches for it.
+const refusal = (
+  verdict: Extract<AuthorizationVerdict, { _tag: "Redirect" }>,
+  client: OAuthClient | undefined,
+  request: HttpServerRequest.HttpServerRequest
+) =>
+  Effect.gen(function*() {
+    if (client === undefined) return directRefusal({ _tag: "Direct", error: verdict.error, description: verdict.description })
+    const session = yield* currentSession(request)
+    const approved = session !== undefined && (yield* (yield* OAuthSessions).hasApproved(session.personId, client.client_id))
+    if (mayRedirectError(client, approved)) return refusalRedirect(verdict)
+    const display = displayOf(client, verdict.redirectUri)
+    return htmlPage(refusalPage(display, verdict.error, verdict.description)).pipe(HttpServerResponse.setStatus(400))
+  })
 
 // The consent pages must not be framed (clickjacking) or cached.
 const htmlPage = (html: string) =>
@@ -269,9 +285,9 @@ const authorizeGet = (request: HttpServerRequest.HttpServerRequest) =>
     const query = queryOf(request)
     const { verdict, client } = yield* checkRequest(query)
     if (verdict._tag === "Direct") return directRefusal(verdict)
-    if (verdict._tag === "Redirect") return refusalRedirect(verdict)
+    if (verdict._tag === "Redirect") return yield* refusal(verdict, client, request)
     if (client === undefined) return yield* Effect.die(new Error("a valid request names a known client"))
-    const display = displayOf(client, verdict.request)
+    const display = displayOf(client, verdict.request.redirectUri)
     const session = yield* currentSession(request)
     return session === undefined
       ? yield* showSignIn(display, query)
@@ -293,9 +309,9 @@ const authorizePost = (request: HttpServerRequest.HttpServerRequest) =>
     const query = form.get("authorization_request") ?? ""
     const { verdict, client } = yield* checkRequest(query)
     if (verdict._tag === "Direct") return directRefusal(verdict)
-    if (verdict._tag === "Redirect") return refusalRedirect(verdict)
+    if (verdict._tag === "Redirect") return yield* refusal(verdict, client, request)
     if (client === undefined) return yield* Effect.die(new Error("a valid request names a known client"))
-    const display = displayOf(client, verdict.request)
+    const display = displayOf(client, verdict.request.redirectUri)
     const presentedCsrf = form.get("csrf_token") ?? ""
     const action = form.get("action")
 
