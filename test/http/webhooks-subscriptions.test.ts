@@ -35,6 +35,20 @@ describe.each(databaseVariants())("webhook subscriptions, catalogue and quotes (
   }
 
   describe("v3", () => {
+    it("allows at most 16 live subscriptions per Store, exactly, even when created at once", async () => {
+      const seed = await app.seedStore({ scopes: ALL_WEBHOOK_SCOPES })
+      const create = (n: number) =>
+        app.call("POST", "/api/v3/webhook-subscriptions", { key: seed.key, body: { topic: "order:created", url: `http://127.0.0.1:9/hook/${n}` } })
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, n) => create(n)))
+      expect(answers.filter((a) => a.status === 201)).toHaveLength(16)
+      const refused = answers.filter((a) => a.status !== 201)
+      expect(refused.map((a) => [a.status, a.body.errors?.[0]?.code])).toEqual(Array(4).fill([422, "limit_exceeded"]))
+      const victim = answers.find((a) => a.status === 201)?.body.data.id
+      expect((await app.call("DELETE", `/api/v3/webhook-subscriptions/${victim}`, { key: seed.key })).status).toBe(200)
+      expect((await create(99)).status).toBe(201)
+      expect((await create(100)).status).toBe(422)
+    })
+
     it("creates a subscription and shows its secret only once", async () => {
       const seed = await app.seedStore({ scopes: ALL_WEBHOOK_SCOPES })
       const created = await app.call("POST", "/api/v3/webhook-subscriptions", {

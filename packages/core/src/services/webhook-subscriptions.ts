@@ -50,6 +50,9 @@ export const newSigningSecret = (): string => `whsec_${randomBase62(32)}`
 const notFound = new NotFound({ resource: "webhook subscription" })
 
 /** Webhook subscriptions, always confined to one Store; deleted ones are invisible. */
+/** How many live subscriptions a Store may have: each event fans out to all of them. */
+export const MAX_SUBSCRIPTIONS_PER_STORE = 16
+
 export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, {
   readonly create: (storeId: number, fields: SubscriptionFields) => Effect.Effect<SubscriptionRecord, ValidationFailed>
   /** One page in id order after `afterId`; fetches `limit` rows. */
@@ -90,10 +93,22 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
           Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound), onSome: Effect.succeed }))
         )
 
+      const tooMany = new ValidationFailed({
+        detail: `A Store may have at most ${MAX_SUBSCRIPTIONS_PER_STORE} webhook subscriptions; delete one first.`,
+        errors: [{ pointer: "", code: "limit_exceeded", detail: `At most ${MAX_SUBSCRIPTIONS_PER_STORE} subscriptions per Store.` }]
+      })
+
       return WebhookSubscriptions.of({
         create: (storeId, fields) =>
           Effect.gen(function*() {
             yield* checkUrl(fields.url)
+            // The Store's row lock makes count-then-insert exact under concurrent creates.
+            yield* sql`SELECT id FROM stores WHERE id = ${storeId} FOR UPDATE`.pipe(Effect.orDie)
+            const [live] = yield* sql<{ readonly count: unknown }>`
+              SELECT count(*) AS count FROM webhook_subscriptions WHERE store_id = ${storeId} AND deleted_at IS NULL`.pipe(
+              Effect.orDie
+            )
+            if (Number(live?.count ?? 0) >= MAX_SUBSCRIPTIONS_PER_STORE) return yield* tooMany
             const rows = yield* sql`
               INSERT INTO webhook_subscriptions ${sql.insert({
                 store_id: storeId,
@@ -104,7 +119,7 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
               })}
               RETURNING ${columns}`.pipe(Effect.orDie)
             return yield* decodeSingleRow(Row)(rows)
-          }),
+          }).pipe(sql.withTransaction, Effect.catchTag("SqlError", (error) => Effect.die(error))),
         list: (storeId, { limit, afterId }) =>
           sql`
             SELECT ${columns} FROM webhook_subscriptions
