@@ -103,7 +103,7 @@ const entry = (spec: EntrySpec): FuzzEntry => {
 const putCustomiser = perWorld((world) => world.newCustomiser())
 const patchCustomiser = perWorld((world) => world.newCustomiser())
 const v2Customiser = perWorld((world) => world.newCustomiser())
-const patchedSubscription = perWorld((world) => world.v3Subscription())
+const patchedSubscription = perWorld((world) => world.v3Subscription("order:created", true))
 const replacedV2Webhook = perWorld((world) => world.v2Webhook())
 const patchedIntegration = perWorld(async (world) =>
   Number((await world.operator("POST", `/stores/${world.storeId}/integrations`, { create_product_url: "http://127.0.0.1:9/p" }, 201)).id)
