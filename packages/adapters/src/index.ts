@@ -5,7 +5,14 @@
  */
 export { signcraftFastify, type FastifyAdapterOptions, type FastifyInstanceLike, type FastifyReplyLike, type FastifyRequestLike } from "./fastify.js"
 export { signcraftHono, type HonoAdapterOptions, type HonoContextLike } from "./hono.js"
-export { toNextRouteHandlers, type NextAdapterOptions, type NextRouteHandler, type NextRouteHandlers } from "./next.js"
+export {
+  signcraftNext,
+  toNextRouteHandlers,
+  type NextAdapterOptions,
+  type NextRouteHandler,
+  type NextRouteHandlers,
+  type SigncraftNextOptions
+} from "./next.js"
 export { toNodeListener, type NodeListenerOptions, type NodeRequest } from "./node.js"
 export { BodyAlreadyConsumed } from "./node-request.js"
 export type { HandlerContext, WebHandler } from "./web-handler.js"

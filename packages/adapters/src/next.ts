@@ -1,3 +1,4 @@
+import { defaultSettings, layerDatabase, makeWebHandler, type SettingsInput } from "@signcraft/core"
 import { serveWeb, type WebHandler } from "./web-handler.js"
 
 /** A Next.js App Router route handler (a `NextRequest` is a web `Request`). */
@@ -18,7 +19,8 @@ export interface NextRouteHandlers {
 export interface NextAdapterOptions {
   /**
    * The client's address for per-IP quotas. Route handlers see no socket, so there is no
-   * default: read the header your proxy sets (e.g. the first `x-forwarded-for` hop) if you trust it.
+   * default. Return the address your own proxy saw, e.g. the last `x-forwarded-for` hop it
+   * appended; never the first hop, which the client writes.
    */
   readonly clientAddress?: (request: Request) => string | undefined
 }
@@ -28,3 +30,56 @@ export const toNextRouteHandlers = (handler: WebHandler, options: NextAdapterOpt
   const route: NextRouteHandler = (request) => serveWeb(handler, request, options.clientAddress?.(request))
   return { GET: route, HEAD: route, POST: route, PUT: route, PATCH: route, DELETE: route, OPTIONS: route }
 }
+
+/** Options of {@link signcraftNext}: plain values only, so the route module never imports `effect`. */
+export interface SigncraftNextOptions extends NextAdapterOptions {
+  /** The service settings; `baseUrl` should be the app's public origin. */
+  readonly settings?: SettingsInput
+  /** A PostgreSQL connection string (`DATABASE_URL`); the embedded database when absent or empty. */
+  readonly databaseUrl?: string | undefined
+  /** The embedded database's directory, relative to where `next` runs; `.data/signcraft` by default. */
+  readonly dataDir?: string
+  /** Runs the webhook delivery worker in this process (true by default). */
+  readonly deliverWebhooks?: boolean
+}
+
+interface Instance {
+  readonly handler: WebHandler
+  readonly dispose: () => Promise<void>
+}
+
+// One instance per database for the whole process, kept on `globalThis`: `next dev` re-evaluates
+// route modules on every reload, and two embedded databases must never open the same directory.
+const INSTANCES = Symbol.for("@signcraft/adapters/next:instances")
+const instances = (): Map<string, Instance> => {
+  const holder = globalThis as { [INSTANCES]?: Map<string, Instance> }
+  holder[INSTANCES] ??= new Map()
+  return holder[INSTANCES]
+}
+
+const instanceFor = (options: SigncraftNextOptions): Instance => {
+  const databaseUrl = options.databaseUrl === undefined || options.databaseUrl.trim() === "" ? undefined : options.databaseUrl
+  const dataDir = options.dataDir ?? ".data/signcraft"
+  const key = databaseUrl === undefined ? `embedded:${dataDir}` : `postgres:${databaseUrl}`
+  const existing = instances().get(key)
+  if (existing !== undefined) return existing
+  const created: Instance = makeWebHandler(
+    {
+      settings: defaultSettings(options.settings),
+      ...(options.deliverWebhooks === false ? {} : { deliveryWorker: {} })
+    },
+    layerDatabase(databaseUrl === undefined ? { _tag: "Embedded", location: { dataDir } } : { _tag: "Postgres", url: databaseUrl })
+  )
+  instances().set(key, created)
+  return created
+}
+
+/**
+ * The whole of `app/[...signcraft]/route.ts`:
+ * `export const { GET, POST, … } = signcraftNext({ settings: { baseUrl }, databaseUrl })`.
+ * Nothing starts while `next build` imports the module: the database opens (and migrates) on the
+ * first request, and later reloads of the module in `next dev` reuse that instance (settings
+ * changed in the module take effect on the next `next dev` start).
+ */
+export const signcraftNext = (options: SigncraftNextOptions = {}): NextRouteHandlers =>
+  toNextRouteHandlers((request, context) => instanceFor(options).handler(request, context), options)

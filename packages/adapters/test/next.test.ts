@@ -6,7 +6,8 @@ describeHost({
   name: "Next.js route handlers",
   start: async (handler) => {
     const routes = toNextRouteHandlers(handler, {
-      clientAddress: (request) => request.headers.get("x-forwarded-for")?.split(",")[0]?.trim()
+      // The hop the app's own proxy appended is the last one; earlier ones are the client's word.
+      clientAddress: (request) => request.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim()
     })
     const fetchRoute = (path: string, init?: RequestInit) => {
       const request = new Request(`http://localhost:3000${path}`, init)
@@ -15,6 +16,6 @@ describeHost({
     }
     return { fetch: fetchRoute, close: async () => {} }
   },
-  client: { headers: { "x-forwarded-for": "203.0.113.9, 10.0.0.1" }, expected: "203.0.113.9" },
+  client: { headers: { "x-forwarded-for": "10.0.0.1, 203.0.113.9" }, expected: "203.0.113.9" },
   listens: false
 })

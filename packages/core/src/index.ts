@@ -50,7 +50,7 @@ export {
 } from "./services/oauth-grants.js"
 export { OAuthSessions, type ConnectableStore, type PersonSession } from "./services/oauth-sessions.js"
 export { AccessTokenSigner, type AccessTokenClaims } from "./services/oauth-tokens.js"
-export { Settings, defaultSettings, type Environment, type ServiceSettings } from "./services/settings.js"
+export { Settings, defaultSettings, type Environment, type ServiceSettings, type SettingsInput } from "./services/settings.js"
 export { layerDatabase, migrate, type DatabaseConfig } from "./storage/database.js"
 export { layerEmbedded, type EmbeddedLocation } from "./storage/embedded.js"
 export { layerPostgres } from "./storage/postgres.js"

@@ -1,4 +1,4 @@
-import { Context, type Redacted } from "effect"
+import { Context, Redacted } from "effect"
 
 /** The deployment environment; production tightens URL rules and disables diagnostics. */
 export type Environment = "development" | "test" | "production"
@@ -29,12 +29,20 @@ export interface ServiceSettings {
 /** The deployment's settings. */
 export class Settings extends Context.Service<Settings, ServiceSettings>()("signcraft/Settings") {}
 
+/**
+ * Settings as an embedder writes them: every field optional, secrets as plain strings, so a host
+ * app (a Next.js route, say) never imports `effect` itself and cannot hand over a `Redacted`
+ * from a second copy of it.
+ */
+export type SettingsInput = Partial<Omit<ServiceSettings, "operatorToken">> & {
+  readonly operatorToken?: string | Redacted.Redacted<string> | undefined
+}
+
 /** Defaults of the operating contract, for embedders and tests. */
-export const defaultSettings = (overrides: Partial<ServiceSettings> = {}): ServiceSettings => ({
+export const defaultSettings = ({ operatorToken, ...overrides }: SettingsInput = {}): ServiceSettings => ({
   baseUrl: "http://localhost:8080",
   mcpUrl: undefined,
   environment: "development",
-  operatorToken: undefined,
   rateLimitPerKeyPerMinute: 600,
   rateLimitPerIpPerMinute: 1200,
   registrationLimitPerHour: 20,
@@ -42,5 +50,11 @@ export const defaultSettings = (overrides: Partial<ServiceSettings> = {}): Servi
   webhookRetryBaseMs: 30_000,
   maxBodyBytes: 1024 * 1024,
   corsOrigins: undefined,
-  ...overrides
+  ...overrides,
+  operatorToken: typeof operatorToken !== "string"
+    ? operatorToken
+    // An unset variable often arrives as "": that must leave the operator API off, not open it to "".
+    : operatorToken.trim() === ""
+    ? undefined
+    : Redacted.make(operatorToken)
 })
