@@ -21,10 +21,14 @@ describe.each(databaseVariants())("custom-integration flow ($name database)", (v
   let db: TestDatabase
   let app: App
   let integrator: Integrator
+  const logLines: Array<Readonly<Record<string, string | number>>> = []
 
   beforeAll(async () => {
     db = await variant.create()
-    app = await startCommerceApp(db.config, { webhookRetryBaseMs: 20 }, { deliveryWorker: { pollIntervalMs: 20 } })
+    app = await startCommerceApp(db.config, { webhookRetryBaseMs: 20 }, {
+      deliveryWorker: { pollIntervalMs: 20 },
+      log: (line) => logLines.push(line)
+    })
     integrator = await startIntegrator()
   })
   afterAll(async () => {
@@ -193,7 +197,13 @@ describe.each(databaseVariants())("custom-integration flow ($name database)", (v
       expect(res.status, behaviour).toBe(502)
       expect(res.headers.get("content-type")).toContain("application/problem+json")
       expect(res.body.code).toBe("integration_callback_failed")
+      // The shopper is not told what the integrator answered; the log keeps it under the request id.
+      expect(res.body.detail).not.toMatch(/HTTP|external_id|json|redirect/i)
+      const logged = logLines.filter((line) => line.level === "error" && line.request_id === res.headers.get("x-request-id"))
+      expect(logged, behaviour).toHaveLength(1)
+      expect(String(logged[0]?.message)).toContain("integration callback failed")
     }
+    expect(String(logLines.filter((line) => line.level === "error").at(-1)?.message)).toContain("answered HTTP")
     // A wrong secret on the receiver's side is just another refusal.
     integrator.useSecret("whsec_someone_else")
     integrator.answer("external_id")

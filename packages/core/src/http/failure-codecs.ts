@@ -112,7 +112,10 @@ const problemCodec = <S extends FailureStatus>(status: S) =>
       SchemaTransformation.transformEffect({
         decode: (body) => decoded(status, failureOfProblem(body), body),
         encode: (failure) =>
-          Effect.map(Effect.service(CurrentRequest), (info) => problemBody(describeFailure(failure), info))
+          Effect.map(Effect.service(CurrentRequest), (info) => {
+            if (status >= 500) info.faults.push(failure)
+            return problemBody(describeFailure(failure), info)
+          })
       })
     ),
     HttpApiSchema.status(status),
@@ -125,7 +128,11 @@ const legacyCodec = <S extends FailureStatus>(status: S) =>
       Schema.declare(hasStatus(status)),
       SchemaTransformation.transformEffect({
         decode: (body) => decoded(status, failureOfLegacy(status, body), body),
-        encode: (failure) => Effect.succeed(legacyBody(describeFailure(failure)))
+        encode: (failure) =>
+          Effect.map(Effect.service(CurrentRequest), (info) => {
+            if (status >= 500) info.faults.push(failure)
+            return legacyBody(describeFailure(failure))
+          })
       })
     ),
     HttpApiSchema.status(status)

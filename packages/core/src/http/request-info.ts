@@ -18,6 +18,12 @@ export interface RequestInfo {
    * key's quota, say); the router middleware adds them last.
    */
   readonly responseHeaders: Map<string, string>
+  /**
+   * What made this request answer 5xx (an internal error's cause, an integrator's refusal),
+   * recorded wherever the failure is rendered; the router middleware logs it with the request id,
+   * since the answer itself tells the client nothing of it.
+   */
+  readonly faults: Array<unknown>
 }
 
 /** A fresh request id, `req_` and 24 base62 characters. */
@@ -28,7 +34,7 @@ export const newRequestId = (): string => `req_${randomBase62Pooled(24)}`
  * a reference (with a stand-in default) so handlers can read it without declaring it.
  */
 export const CurrentRequest = Context.Reference<RequestInfo>("signcraft/CurrentRequest", {
-  defaultValue: () => ({ requestId: newRequestId(), generation: "system", baseUrl: "", selfUrl: "", clientIp: "unknown", responseHeaders: new Map() })
+  defaultValue: () => ({ requestId: newRequestId(), generation: "system", baseUrl: "", selfUrl: "", clientIp: "unknown", responseHeaders: new Map(), faults: [] })
 })
 
 /**

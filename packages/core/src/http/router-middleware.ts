@@ -18,6 +18,7 @@ import { describeFailure } from "../presenters/failure-table.js"
 import { classifyRequestError } from "./middleware/request-failures.js"
 import { generationOf } from "./generations.js"
 import { ClientAddress, CurrentRequest, newRequestId, type RequestInfo } from "./request-info.js"
+import { describeFault } from "./faults.js"
 import { renderFailure } from "./respond.js"
 import { makeAllowedMethods, type RouteEntry } from "./route-table.js"
 import { type CorsRule, corsHeaders, makeCorsRules, preflightHeaders } from "./cors.js"
@@ -152,7 +153,8 @@ export const layerRouterMiddleware = (
           selfUrl: settings.baseUrl + request.url,
           // Hosts that are not node:http (adapters) hand the peer address over as ClientAddress.
           clientIp: Option.getOrElse(request.remoteAddress, () => Context.get(context, ClientAddress) ?? "unknown"),
-          responseHeaders: new Map()
+          responseHeaders: new Map(),
+          faults: []
         }
         const route = Context.getOption(context, HttpRouter.RouteContext)
         const cors = corsRuleOf(pathname)
@@ -171,6 +173,15 @@ export const layerRouterMiddleware = (
         const final = info.generation === "legacy"
           ? HttpServerResponse.setHeaders(answered, { "x-request-id": info.requestId, ...everyAnswer, ...legacyHeaders })
           : HttpServerResponse.setHeaders(answered, { "x-request-id": info.requestId, ...everyAnswer })
+        // Every 5xx leaves an error line with its request id and cause, wherever it was rendered.
+        if (final.status >= 500) {
+          log({
+            level: "error",
+            request_id: info.requestId,
+            status: final.status,
+            message: info.faults.length === 0 ? `answered ${final.status} with no cause recorded` : info.faults.map(describeFault).join("\n")
+          })
+        }
         log({
           level: "info",
           request_id: info.requestId,
@@ -206,9 +217,7 @@ export const layerRouterMiddleware = (
                 const error = Option.getOrUndefined(Cause.findErrorOption(cause)) ??
                   cause.reasons.find(Cause.isDieReason)?.defect
                 const failure = refine(classifyRequestError(error, settings.maxBodyBytes), request.url, cors)
-                if (failure._tag === "InternalError") {
-                  log({ level: "error", request_id: info.requestId, message: Cause.pretty(cause) })
-                }
+                if (failure._tag === "InternalError") info.faults.push(cause)
                 return Effect.succeed(renderFailure(describeFailure(failure), info))
               })
             )

@@ -184,8 +184,10 @@ const wordingOf = (failure: ApiFailure): Wording =>
     .with({ _tag: "IntegrationCallbackFailed" }, (f) => ({
       code: "integration_callback_failed",
       title: "Integration callback failed",
-      detail: `The integration's create-product URL did not accept the design (${f.reason}). ` +
-        `The design is kept as product ${f.productId}.`
+      // Why the integrator refused (its status, its network) is the Store's business, not the
+      // shopper's: the reason goes to the log with the request id, never into the answer.
+      detail: `The store's integration did not accept the design; it is kept as product ${f.productId}. ` +
+        "The store can find the reason in the service's log under this request id."
     }))
     .with({ _tag: "InternalError" }, () => ({
       code: "internal_error",

@@ -52,7 +52,8 @@ const info: RequestInfo = {
   baseUrl: "https://api.example",
   selfUrl: "https://api.example/api/v3/x",
   clientIp: "127.0.0.1",
-  responseHeaders: new Map()
+  responseHeaders: new Map(),
+  faults: []
 }
 
 // The body of an encoded error, whether or not its status also carries headers.

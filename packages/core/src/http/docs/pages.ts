@@ -34,7 +34,8 @@ const EXAMPLE_REQUEST: RequestInfo = {
   baseUrl: "",
   selfUrl: "",
   clientIp: "",
-  responseHeaders: new Map()
+  responseHeaders: new Map(),
+  faults: []
 }
 
 /** The page of one problem code: meaning, status, when it happens, how to recover, an example. */

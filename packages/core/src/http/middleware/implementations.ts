@@ -270,7 +270,11 @@ export const layerIdempotentWrites = Layer.effect(
     const settings = yield* Settings
     const context = yield* Effect.context<Settings>()
     const answerFailure = (failure: ApiFailure) =>
-      Effect.map(Effect.service(CurrentRequest), (info) => renderFailure(describeFailure(failure), info))
+      Effect.map(Effect.service(CurrentRequest), (info) => {
+        const described = describeFailure(failure)
+        if (described.status >= 500) info.faults.push(failure)
+        return renderFailure(described, info)
+      })
     return (httpEffect, { endpoint }) =>
       Effect.gen(function*() {
         const mode = Context.get(endpoint.annotations, Idempotency)
