@@ -82,6 +82,17 @@ export const startFuzzWorld = async (database: DatabaseConfig) => {
   )
   const productId = dataId(product)
 
+  // A v3 order, for the read tools.
+  const order = await expectStatus(
+    await send("POST", "/api/v3/orders", {
+      body: { integration_id: integrationId, total_amount: 12500, currency: "USD", line_items: [{ product_id: productId, quantity: 1 }] },
+      headers: bearer(v3Key)
+    }),
+    201,
+    "v3 order"
+  )
+  const orderId = dataId(order)
+
   // A Store may hold 16 live subscriptions: seeding many runs deletes the oldest to make room,
   // never one a test keeps using for the whole world.
   const kept = new Set<number>()
@@ -217,6 +228,7 @@ export const startFuzzWorld = async (database: DatabaseConfig) => {
     integrationId,
     externalId,
     productId,
+    orderId,
     v3Subscription,
     v2Webhook,
     formSubscription,

@@ -82,7 +82,7 @@ describe.each(databaseVariants())("v3 products and orders ($name database)", (va
         customisations: [{ key: "text", label: "Text", value: "Hello" }],
         artwork: { preview_image_url: "https://cdn.example.com/p.png" }
       })
-      expect(res.body.links.self).toBe(`http://localhost:8080/api/v3/customisers/${s.customiserId}/products`)
+      expect(res.body.links.self).toBe(`http://localhost:8080/api/v3/products/${res.body.data.id}`)
       expect(res.body.meta).toMatchObject({ api_version: "v3", request_id: expect.stringMatching(/^req_/) })
       // A product the integrator writes itself is not announced back to it.
       expect(await countEvents(s.storeId, "product:created")).toBe(0)
@@ -333,6 +333,78 @@ describe.each(databaseVariants())("v3 products and orders ($name database)", (va
       const s = await seed()
       const res = await app.call("POST", "/api/v3/orders", { key: s.key, body: order(s.integrationId, 1), headers: { "idempotency-key": "k".repeat(256) } })
       expect(res.status).toBe(400)
+    })
+  })
+
+  describe("reading back what was written (operating contract §5.5)", () => {
+    const readScopes = ["orders:write", "products:write", "orders:read", "products:read"]
+
+    it("a created product's links.self reads it back with products:read; other Stores, legacy rows and missing ids are 404", async () => {
+      const s = await seed(readScopes)
+      const created = await app.call("POST", `/api/v3/customisers/${s.customiserId}/products`, { key: s.key, body: product(s.integrationId) })
+      expect(created.status).toBe(201)
+      const self = created.body.links.self as string
+      expect(self).toBe(`http://localhost:8080/api/v3/products/${created.body.data.id}`)
+      const read = await app.call("GET", new URL(self).pathname, { key: s.key })
+      expect(read.status).toBe(200)
+      expect(read.body.data).toEqual(created.body.data)
+      expect(read.body.links.self).toBe(self)
+
+      const writerOnly = await seed(["products:write"])
+      const refused = await app.call("GET", `/api/v3/products/${created.body.data.id}`, { key: writerOnly.key })
+      expect(refused.status).toBe(403)
+      expect(refused.body.required_scopes).toEqual(["products:read"])
+
+      const other = await seed(readScopes)
+      expect((await app.call("GET", `/api/v3/products/${created.body.data.id}`, { key: other.key })).status).toBe(404)
+      expect((await app.call("GET", "/api/v3/products/999999999", { key: s.key })).body.code).toBe("not_found")
+      expect((await app.call("GET", "/api/v3/products/abc", { key: s.key })).status).toBe(404)
+
+      // A legacy product-cache row (unversioned sync) is never a v3 product.
+      const [legacy] = await app.query((sql) =>
+        sql<{ id: number }>`INSERT INTO products (store_id, kind, title, price_amount, currency, details)
+          VALUES (${s.storeId}, 'legacy', 'cache row', 100, 'USD', '{}'::jsonb) RETURNING id`
+      )
+      expect((await app.call("GET", `/api/v3/products/${legacy?.id}`, { key: s.key })).status).toBe(404)
+    })
+
+    it("lists the Store's orders newest first across pages, and a created order's links.self reads it back", async () => {
+      const s = await seed(readScopes)
+      const other = await seed(readScopes)
+      const otherProduct = await createProduct(other)
+      await app.call("POST", "/api/v3/orders", { key: other.key, body: order(other.integrationId, otherProduct) })
+      const p = await createProduct(s)
+      const created: Array<{ data: { id: number }; links: { self: string } }> = []
+      for (const number of ["1001", "1002", "1003"]) {
+        const res = await app.call("POST", "/api/v3/orders", { key: s.key, body: order(s.integrationId, p, { store_order_number: number }) })
+        expect(res.status).toBe(201)
+        created.push(res.body)
+      }
+      for (const res of created) {
+        expect(res.links.self).toBe(`http://localhost:8080/api/v3/orders/${res.data.id}`)
+        const read = await app.call("GET", new URL(res.links.self).pathname, { key: s.key })
+        expect(read.status).toBe(200)
+        expect(read.body.data).toEqual(res.data)
+      }
+
+      const first = await app.call("GET", "/api/v3/orders?limit=2", { key: s.key })
+      expect(first.status).toBe(200)
+      const newestFirst = created.map((res) => res.data.id).reverse()
+      expect(first.body.data.map((o: { id: number }) => o.id)).toEqual(newestFirst.slice(0, 2))
+      expect(first.body.pagination.has_more).toBe(true)
+      const second = await app.call("GET", new URL(first.body.links.next).pathname + new URL(first.body.links.next).search, { key: s.key })
+      expect(second.body.data.map((o: { id: number }) => o.id)).toEqual(newestFirst.slice(2))
+      expect(second.body.pagination.has_more).toBe(false)
+
+      // Another Store's order is not found, and the list needs orders:read.
+      expect((await app.call("GET", `/api/v3/orders/${created[0]?.data.id}`, { key: other.key })).status).toBe(404)
+      const writer = await seed(["orders:write"])
+      const refused = await app.call("GET", "/api/v3/orders", { key: writer.key })
+      expect(refused.status).toBe(403)
+      expect(refused.body.required_scopes).toEqual(["orders:read"])
+      // A cursor of this Store's list is refused for another Store.
+      const foreign = await app.call("GET", new URL(first.body.links.next).pathname + new URL(first.body.links.next).search, { key: other.key })
+      expect(foreign.status).toBe(422)
     })
   })
 })

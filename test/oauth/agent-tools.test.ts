@@ -11,7 +11,9 @@ const ALL_SCOPES = [
   "analytics:read",
   "quotes:read",
   "webhooks:read",
-  "webhooks:write"
+  "webhooks:write",
+  "orders:read",
+  "products:read"
 ]
 
 describe.each(databaseVariants())("agent tools over the MCP endpoint ($name database)", (variant) => {
@@ -63,6 +65,9 @@ describe.each(databaseVariants())("agent tools over the MCP endpoint ($name data
       "patch_pricing",
       "get_analytics_summary",
       "list_quotes",
+      "list_orders",
+      "get_order",
+      "get_product",
       "list_webhook_subscriptions",
       "create_webhook_subscription",
       "update_webhook_subscription",
@@ -129,6 +134,52 @@ describe.each(databaseVariants())("agent tools over the MCP endpoint ($name data
     expect(bad.value.errors[0]).toMatchObject({ parameter: "period", code: "unsupported_value" })
     const quotes = await call(token, "list_quotes")
     expect(quotes.value).toEqual({ quotes: [], has_more: false })
+  })
+
+  it("reads the Store's orders newest first and its products, as v3 shows them", async () => {
+    const { token, merchant, customiserId } = await connected()
+    const storeId = merchant.storeIds[0] ?? 0
+    const key = await app.operator("POST", `/stores/${storeId}/api-keys`, { mode: "test", scopes: ["orders:write", "products:write", "orders:read", "products:read"] })
+    const integration = await app.operator("POST", `/stores/${storeId}/integrations`, { create_product_url: "http://127.0.0.1:9/never-called" })
+    const v3 = (method: string, path: string, body?: unknown) =>
+      app.json(path, {
+        method,
+        headers: { authorization: `Bearer ${key.body.key}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+      })
+    const product = await v3("POST", `/api/v3/customisers/${customiserId}/products`, {
+      integration_id: integration.body.id,
+      title: "Neon",
+      price_amount: 1000,
+      currency: "USD"
+    })
+    expect(product.status).toBe(201)
+    const orderIds: Array<number> = []
+    for (const total of [1000, 2000, 3000]) {
+      const order = await v3("POST", "/api/v3/orders", {
+        integration_id: integration.body.id,
+        total_amount: total,
+        currency: "USD",
+        line_items: [{ product_id: product.body.data.id, quantity: 1 }]
+      })
+      expect(order.status).toBe(201)
+      orderIds.push(order.body.data.id)
+    }
+
+    const page = await call(token, "list_orders", { limit: 2 })
+    expect(page.value.orders.map((o: { id: number }) => o.id)).toEqual([orderIds[2], orderIds[1]])
+    expect(page.value.has_more).toBe(true)
+    const rest = await call(token, "list_orders", { limit: 2, before_id: orderIds[1] })
+    expect(rest.value).toMatchObject({ has_more: false })
+    expect(rest.value.orders.map((o: { id: number }) => o.id)).toEqual([orderIds[0]])
+
+    const one = await call(token, "get_order", { order_id: orderIds[0] })
+    expect(one.value).toEqual((await v3("GET", `/api/v3/orders/${orderIds[0]}`)).body.data)
+    const read = await call(token, "get_product", { product_id: product.body.data.id })
+    expect(read.value).toEqual(product.body.data)
+    const missing = await call(token, "get_order", { order_id: 999999999 })
+    expect(missing.isError).toBe(true)
+    expect(missing.value.error).toBe("not_found")
   })
 
   it("manages webhook subscriptions, showing the secret only on creation", async () => {

@@ -1,10 +1,10 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { ValidationFailed } from "../domain/errors.js"
+import { NotFound, ValidationFailed } from "../domain/errors.js"
 import type { FieldError } from "../domain/field-error.js"
 import type { V3Address, V3Customer, V3OrderRequest } from "../domain/orders/v3-order.js"
 import { type AddressRecord, orderCreatedPayload, type OrderRecord } from "../domain/orders/webhook-payloads.js"
-import { decodeSingleRow, JsonColumn, jsonParam, RowId, RowNumber, RowTimestamp, StoredDocument } from "../storage/rows.js"
+import { decodeFirstRow, decodeRows, decodeSingleRow, isStorableId, JsonColumn, jsonParam, RowId, RowNumber, RowTimestamp, StoredDocument } from "../storage/rows.js"
 import { Integrations } from "./integrations.js"
 import { Outbox } from "./outbox.js"
 import { type ProductKind, Products, type StoredProduct, toProductRecord } from "./products.js"
@@ -162,6 +162,13 @@ export class Orders extends Context.Service<Orders, {
     request: OrderDraft,
     options: OrderWriteOptions
   ) => Effect.Effect<StoredOrder, ValidationFailed>
+  /** One order of the Store; another Store's order is not found, exactly like a missing one. */
+  readonly find: (storeId: number, orderId: number) => Effect.Effect<StoredOrder, NotFound>
+  /** A page of the Store's orders, newest first: `limit` rows with ids below `beforeId`. */
+  readonly listNewestFirst: (
+    storeId: number,
+    page: { readonly limit: number; readonly beforeId: number | undefined }
+  ) => Effect.Effect<ReadonlyArray<StoredOrder>>
   /** Inserts historical orders in batches; announces nothing. */
   readonly importMany: (storeId: number, orders: ReadonlyArray<ImportedOrder>) => Effect.Effect<number>
 }>()("signcraft/Orders") {
@@ -242,8 +249,29 @@ export class Orders extends Context.Service<Orders, {
           return order
         }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
 
+      const firstOrder = decodeFirstRow(OrderRow)
+      const orderRows = decodeRows(OrderRow)
       return Orders.of({
         record,
+        find: (storeId, orderId) =>
+          !isStorableId(orderId) ? Effect.fail(new NotFound({ resource: "order" })) : sql`
+            SELECT ${columns} FROM orders WHERE store_id = ${storeId} AND id = ${orderId}`.pipe(
+            Effect.orDie,
+            Effect.flatMap(firstOrder),
+            Effect.flatMap(Option.match({
+              onNone: () => Effect.fail(new NotFound({ resource: "order" })),
+              onSome: (row) => Effect.succeed(toStored(row))
+            }))
+          ),
+        listNewestFirst: (storeId, { limit, beforeId }) =>
+          sql`
+            SELECT ${columns} FROM orders
+            WHERE store_id = ${storeId} ${beforeId === undefined ? sql`` : sql`AND id < ${beforeId}`}
+            ORDER BY id DESC LIMIT ${limit}`.pipe(
+            Effect.orDie,
+            Effect.flatMap(orderRows),
+            Effect.map((rows) => rows.map(toStored))
+          ),
         importMany: (storeId, orders) =>
           Effect.gen(function*() {
             for (let start = 0; start < orders.length; start += IMPORT_BATCH) {

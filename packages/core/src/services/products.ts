@@ -1,8 +1,10 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { NotFound } from "../domain/errors.js"
 import { SqlClient } from "effect/sql"
 import type { ProductRecord, UploadRecord } from "../domain/orders/webhook-payloads.js"
 import type { V3Artwork, V3Customisation } from "../domain/orders/v3-product.js"
 import {
+  decodeFirstRow,
   decodeRows,
   decodeSingleRow,
   isStorableId,
@@ -87,6 +89,7 @@ const ProductRow = Schema.Struct({
 
 const toStored = decodeSingleRow(ProductRow)
 const toStoredAll = decodeRows(ProductRow)
+const firstStored = decodeFirstRow(ProductRow)
 
 const ReferenceRow = Schema.Struct({
   id: RowId,
@@ -137,6 +140,11 @@ export class Products extends Context.Service<Products, {
   /** Inserts a product; runs in the caller's transaction when there is one. */
   readonly create: (storeId: number, product: NewProduct) => Effect.Effect<StoredProduct>
   /**
+   * One product or design of the Store, as v3 reads it; legacy product-cache rows, another
+   * Store's products and missing ones are all simply not found.
+   */
+  readonly findModern: (storeId: number, productId: number) => Effect.Effect<StoredProduct, NotFound>
+  /**
    * The unversioned product sync: replaces the Store's legacy cache row with the same
    * `store_product_id`, or inserts one.
    */
@@ -167,6 +175,17 @@ export class Products extends Context.Service<Products, {
           sql`
             INSERT INTO products ${sql.insert(productParams(storeId, product))}
             RETURNING ${columns}`.pipe(Effect.orDie, Effect.flatMap(toStored)),
+        findModern: (storeId, productId) =>
+          !isStorableId(productId) ? Effect.fail(new NotFound({ resource: "product" })) : sql`
+            SELECT ${columns} FROM products
+            WHERE store_id = ${storeId} AND id = ${productId} AND kind IN ('product', 'design')`.pipe(
+            Effect.orDie,
+            Effect.flatMap(firstStored),
+            Effect.flatMap(Option.match({
+              onNone: () => Effect.fail(new NotFound({ resource: "product" })),
+              onSome: Effect.succeed
+            }))
+          ),
         syncLegacy: (storeId, product) =>
           Effect.gen(function*() {
             const updated = yield* sql`

@@ -1,10 +1,13 @@
 import type { Analytics } from "../../services/analytics.js"
 import type { Customisers } from "../../services/customisers.js"
 import type { Identity } from "../../services/identity.js"
+import type { Orders } from "../../services/orders.js"
+import type { Products } from "../../services/products.js"
 import type { Quotes } from "../../services/quotes.js"
 import type { WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
 import type { AgentTool } from "../tool.js"
 import { analyticsSummaryTool } from "./analytics.js"
+import { getOrderTool, getProductTool, listOrdersTool } from "./commerce.js"
 import { getCustomiserTool, listCustomisersTool } from "./customisers.js"
 import { getStoreTool } from "./get-store.js"
 import { getPricingTool, patchPricingTool, replacePricingTool, validatePricingTool } from "./pricing.js"
@@ -23,7 +26,7 @@ import {
  * the app's layer.
  */
 /** The core services the agent tools call. */
-export type AgentToolServices = Identity | Customisers | Analytics | Quotes | WebhookSubscriptions
+export type AgentToolServices = Identity | Customisers | Analytics | Quotes | WebhookSubscriptions | Orders | Products
 
 /** Every tool of the agent endpoint. */
 export const agentTools: ReadonlyArray<AgentTool<AgentToolServices>> = [
@@ -35,6 +38,9 @@ export const agentTools: ReadonlyArray<AgentTool<AgentToolServices>> = [
   replacePricingTool,
   patchPricingTool,
   analyticsSummaryTool,
+  listOrdersTool,
+  getOrderTool,
+  getProductTool,
   listQuotesTool,
   listWebhookSubscriptionsTool,
   createWebhookSubscriptionTool,

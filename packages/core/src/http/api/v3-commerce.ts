@@ -4,7 +4,7 @@ import { V3Address, V3Customer, V3OrderRequest } from "../../domain/orders/v3-or
 import { V3Artwork, V3Customisation, V3ProductRequest } from "../../domain/orders/v3-product.js"
 import { Idempotency, RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, IdempotentWrites, RequestFailures } from "../middleware/definitions.js"
-import { Envelope } from "../wire.js"
+import { CollectionEnvelope, Envelope } from "../wire.js"
 import { refuseUnknownMembers } from "./parse-options.js"
 import { ResourceIdParam } from "../resource-id.js"
 
@@ -56,7 +56,7 @@ export const OrderV3 = Schema.Struct({
   created_at: Schema.String
 }).annotate({ identifier: "Order" })
 
-/** v3 product and order writes. */
+/** v3 products and orders: writes, and reading back what was written (operating contract §5.5). */
 export class V3CommerceApi extends HttpApiGroup.make("v3Commerce")
   .add(
     HttpApiEndpoint.post("createProduct", "/customisers/:customiser_id/products", {
@@ -69,6 +69,24 @@ export class V3CommerceApi extends HttpApiGroup.make("v3Commerce")
       .annotate(RequiredScope, "products:write")
       .annotate(Idempotency, "optional")
       .annotate(OpenApi.Summary, "Create a product of a customiser"),
+    HttpApiEndpoint.get("getProduct", "/products/:product_id", {
+      params: { product_id: ResourceIdParam("product") },
+      success: Envelope(ProductV3)
+    })
+      .annotate(RequiredScope, "products:read")
+      .annotate(OpenApi.Summary, "One product or design of the Store, as its create answered it"),
+    HttpApiEndpoint.get("listOrders", "/orders", {
+      query: { limit: Schema.optionalKey(Schema.String), cursor: Schema.optionalKey(Schema.String) },
+      success: CollectionEnvelope(OrderV3)
+    })
+      .annotate(RequiredScope, "orders:read")
+      .annotate(OpenApi.Summary, "The Store's orders of every generation, newest first, paged with limit and cursor"),
+    HttpApiEndpoint.get("getOrder", "/orders/:order_id", {
+      params: { order_id: ResourceIdParam("order") },
+      success: Envelope(OrderV3)
+    })
+      .annotate(RequiredScope, "orders:read")
+      .annotate(OpenApi.Summary, "One order of the Store, whatever generation wrote it"),
     HttpApiEndpoint.post("createOrder", "/orders", {
       headers: IdempotencyHeaders,
       payload: V3OrderRequest,

@@ -4,12 +4,15 @@ import { nextLink } from "../paging.js"
 import { CurrentRequest } from "../request-info.js"
 import { documentationUrl, envelopeOf } from "../../presenters/envelope.js"
 
-/** Wraps one resource in the v3 success envelope. */
-export const envelope = <A>(data: A) =>
+/**
+ * Wraps one resource in the v3 success envelope. `links.self` is the request's URL, or for a
+ * created resource (`createdAt`: its path, e.g. `/api/v3/orders/7`) the URL that reads it back.
+ */
+export const envelope = <A>(data: A, createdAt?: string) =>
   Effect.gen(function*() {
     const settings = yield* Settings
     const info = yield* CurrentRequest
-    return envelopeOf(data, info, settings.baseUrl)
+    return envelopeOf(data, createdAt === undefined ? info : { ...info, selfUrl: settings.baseUrl + createdAt }, settings.baseUrl)
   })
 
 /** Wraps one page of a collection in the v3 collection envelope; `nextCursor` absent on the last page. */

@@ -7,15 +7,18 @@ import { Products } from "../../services/products.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { orderView, productView } from "../../presenters/commerce.js"
+import { CursorKey } from "../../services/cursor-key.js"
 import { envelope } from "./envelope.js"
+import { idPage } from "./id-page.js"
 
-/** `POST /api/v3/customisers/{customiser_id}/products` and `POST /api/v3/orders`. */
+/** v3 product and order writes, and the reads of what they wrote. */
 export const V3CommerceHandlers = HttpApiBuilder.group(SigncraftApi, "v3Commerce", (handlers) =>
   Effect.gen(function*() {
     const customisers = yield* Customisers
     const integrations = yield* Integrations
     const products = yield* Products
     const orders = yield* Orders
+    const cursorKey = (yield* CursorKey).secret
     return handlers
       .handle("createProduct", ({ params, payload }) =>
         Effect.gen(function*() {
@@ -39,7 +42,7 @@ export const V3CommerceHandlers = HttpApiBuilder.group(SigncraftApi, "v3Commerce
               ...(payload.height_cm === undefined ? {} : { height_cm: payload.height_cm })
             }
           })
-          return yield* envelope(productView(product))
+          return yield* envelope(productView(product), `/api/v3/products/${product.id}`)
         }))
       .handle("createOrder", ({ payload }) =>
         Effect.gen(function*() {
@@ -50,6 +53,27 @@ export const V3CommerceHandlers = HttpApiBuilder.group(SigncraftApi, "v3Commerce
             integrationPointer: "/integration_id",
             lineItemPointer: (index) => `/line_items/${index}/product_id`
           })
-          return yield* envelope(orderView(order))
+          return yield* envelope(orderView(order), `/api/v3/orders/${order.id}`)
+        }))
+      .handle("getProduct", ({ params }) =>
+        Effect.gen(function*() {
+          const { storeId } = yield* CurrentPrincipal
+          return yield* envelope(productView(yield* products.findModern(storeId, params.product_id)))
+        }))
+      .handle("getOrder", ({ params }) =>
+        Effect.gen(function*() {
+          const { storeId } = yield* CurrentPrincipal
+          return yield* envelope(orderView(yield* orders.find(storeId, params.order_id)))
+        }))
+      .handle("listOrders", ({ query }) =>
+        Effect.gen(function*() {
+          const { storeId } = yield* CurrentPrincipal
+          return yield* idPage(
+            query,
+            { collection: "orders", storeId, filters: {} },
+            cursorKey,
+            ({ limit, cursorId }) => orders.listNewestFirst(storeId, { limit, beforeId: cursorId }),
+            orderView
+          )
         }))
   }))

@@ -1,0 +1,48 @@
+import { Effect, Schema } from "effect"
+import { orderView, productView } from "../../presenters/commerce.js"
+import { Orders } from "../../services/orders.js"
+import { Products } from "../../services/products.js"
+import { defineTool } from "../tool.js"
+import { cutRows, PageInput, ResourceId } from "./inputs.js"
+
+/** `list_orders`: the Store's orders newest first, as `GET /api/v3/orders` shows them. */
+export const listOrdersTool = defineTool({
+  name: "list_orders",
+  description: "Lists the Store's orders, newest first. Page with limit and before_id (the last id already seen).",
+  scopes: ["orders:read"],
+  input: Schema.Struct({ limit: PageInput.limit, before_id: Schema.optionalKey(ResourceId) }),
+  hints: { readOnlyHint: true, idempotentHint: true },
+  run: (input, principal) =>
+    Effect.gen(function*() {
+      const limit = input.limit ?? 20
+      const rows = yield* (yield* Orders).listNewestFirst(principal.storeId, { limit: limit + 1, beforeId: input.before_id })
+      const { items, has_more } = cutRows(rows, limit)
+      return { orders: items.map(orderView), has_more }
+    })
+})
+
+/** `get_order`: one order of the Store. */
+export const getOrderTool = defineTool({
+  name: "get_order",
+  description: "Returns one order of the Store by id, whatever API generation sent it.",
+  scopes: ["orders:read"],
+  input: Schema.Struct({ order_id: ResourceId }),
+  hints: { readOnlyHint: true, idempotentHint: true },
+  run: (input, principal) =>
+    Effect.gen(function*() {
+      return orderView(yield* (yield* Orders).find(principal.storeId, input.order_id))
+    })
+})
+
+/** `get_product`: one product or design of the Store. */
+export const getProductTool = defineTool({
+  name: "get_product",
+  description: "Returns one product or finished design of the Store by id.",
+  scopes: ["products:read"],
+  input: Schema.Struct({ product_id: ResourceId }),
+  hints: { readOnlyHint: true, idempotentHint: true },
+  run: (input, principal) =>
+    Effect.gen(function*() {
+      return productView(yield* (yield* Products).findModern(principal.storeId, input.product_id))
+    })
+})
