@@ -14,7 +14,7 @@ import { defaultSettings, Settings } from "../../packages/core/src/services/sett
 const testSettings = Layer.succeed(Settings, defaultSettings())
 
 // Values newer than this code, as a later release (or older data) could have stored them.
-const FUTURE = { pricing_model: "subscription_letter", product_family: "hologram", selection_mode: "per_letter" }
+const FUTURE = { pricingModel: "subscription_letter", productFamily: "hologram", selectionMode: "per_letter" }
 
 describe.each(databaseVariants())("customiser storage ($name database)", (variant) => {
   let db: TestDatabase
@@ -78,7 +78,7 @@ describe.each(databaseVariants())("customiser storage ($name database)", (varian
         Effect.gen(function*() {
           const sql = yield* SqlClient.SqlClient
           const customisers = yield* Customisers
-          const { store_id: storeId } = yield* customisers.findAnywhere(seeded.customiserId)
+          const { storeId } = yield* customisers.findAnywhere(seeded.customiserId)
           // A document as clients wrote it before ids were the server's: missing, repeated and non-positive ids.
           const legacy = {
             sizes: [{ size_id: 7, name: "Kept" }, { name: "Missing" }, { size_id: 7, name: "Repeated" }],
@@ -112,7 +112,7 @@ describe.each(databaseVariants())("customiser storage ($name database)", (varian
       const { customiserId: id, key } = seeded
       const v3 = await app.call("GET", `/api/v3/customisers/${id}`, { key })
       expect(v3.status).toBe(200)
-      expect(v3.body.data).toMatchObject({ object: "customiser", ...FUTURE })
+      expect(v3.body.data).toMatchObject({ object: "customiser", pricing_model: FUTURE.pricingModel, product_family: FUTURE.productFamily, selection_mode: FUTURE.selectionMode })
 
       const v2 = await app.call("GET", `/api/v2/customisers/${id}`, { key })
       expect(v2.status).toBe(200)

@@ -5,9 +5,9 @@ import type { QuoteRecord } from "../services/quotes.js"
 export const quoteV3Of = (record: QuoteRecord) => ({
   object: "quote" as const,
   id: record.id,
-  customiser_id: record.customiser_id,
-  form_id: record.form_id,
-  submission_number: record.submission_number,
+  customiser_id: record.customiserId,
+  form_id: record.formId,
+  submission_number: record.submissionNumber,
   responses: record.responses,
-  created_at: formatTimestampV3(record.created_at)
+  created_at: formatTimestampV3(record.createdAt)
 })

@@ -10,8 +10,8 @@ export const subscriptionV3Of = (record: SubscriptionRecord) => ({
   topic: record.topic,
   url: record.url,
   status: record.status,
-  created_at: formatTimestampV3(record.created_at),
-  updated_at: formatTimestampV3(record.updated_at)
+  created_at: formatTimestampV3(record.createdAt),
+  updated_at: formatTimestampV3(record.updatedAt)
 })
 
 const orNull = (value: string | null) => (value === null ? null : formatTimestampV3(value))
@@ -20,18 +20,24 @@ const orNull = (value: string | null) => (value === null ? null : formatTimestam
 export const deliveryV3Of = (record: DeliveryRecord) => ({
   object: "webhook_delivery" as const,
   id: record.id,
-  subscription_id: record.subscription_id,
-  message_id: webhookIdOf(record.event_id),
-  webhook_id: webhookIdOf(record.event_id),
-  event_id: record.event_id,
+  subscription_id: record.subscriptionId,
+  message_id: webhookIdOf(record.eventId),
+  webhook_id: webhookIdOf(record.eventId),
+  event_id: record.eventId,
   topic: record.topic,
   status: record.status,
-  attempt_count: record.attempt_count,
-  next_attempt_at: orNull(record.next_attempt_at),
-  delivered_at: orNull(record.delivered_at),
-  last_error: record.last_error,
-  created_at: formatTimestampV3(record.created_at),
-  attempts: record.attempts.map((a) => ({ ...a, started_at: formatTimestampV3(a.started_at) }))
+  attempt_count: record.attemptCount,
+  next_attempt_at: orNull(record.nextAttemptAt),
+  delivered_at: orNull(record.deliveredAt),
+  last_error: record.lastError,
+  created_at: formatTimestampV3(record.createdAt),
+  attempts: record.attempts.map((a) => ({
+    attempt_number: a.attemptNumber,
+    started_at: formatTimestampV3(a.startedAt),
+    duration_ms: a.durationMs,
+    response_status: a.responseStatus,
+    error: a.error
+  }))
 })
 
 /** A subscription in the v2 shape: secret included, `meta` always carrying `source`. */
@@ -42,6 +48,6 @@ export const webhookV2Of = (record: SubscriptionRecord) => ({
   status: record.status,
   secret: record.secret,
   meta: { ...record.meta, source: record.meta.source ?? null },
-  created_at: formatTimestampV2(record.created_at),
-  updated_at: formatTimestampV2(record.updated_at)
+  created_at: formatTimestampV2(record.createdAt),
+  updated_at: formatTimestampV2(record.updatedAt)
 })

@@ -19,14 +19,14 @@ import {
 /** A customiser as stored: canonical spellings (or whatever older data holds), UTC timestamps with microseconds. */
 export interface CustomiserRecord {
   readonly id: number
-  readonly store_id: number
+  readonly storeId: number
   readonly name: string
-  readonly pricing_model: string
-  readonly product_family: string
-  readonly selection_mode: string
+  readonly pricingModel: string
+  readonly productFamily: string
+  readonly selectionMode: string
   readonly active: boolean
-  readonly created_at: string
-  readonly updated_at: string
+  readonly createdAt: string
+  readonly updatedAt: string
 }
 
 /** A customiser's pricing as stored, with what its v3 header is derived from. */
@@ -48,9 +48,9 @@ const LegacySpellingsColumn = JsonColumn(LegacySpellingsDocument)
 /** The fields of a new customiser. */
 export interface NewCustomiser {
   readonly name: string
-  readonly pricing_model: string
-  readonly product_family: string
-  readonly selection_mode: string
+  readonly pricingModel: string
+  readonly productFamily: string
+  readonly selectionMode: string
   readonly active: boolean
 }
 
@@ -71,29 +71,40 @@ export interface PricingReplacement {
  */
 export type PricingDecision<E> = (current: StoredPricing) => Effect.Effect<PricingReplacement, E>
 
-const CustomiserRow = Schema.Struct({
+const customiserColumns = {
+  storeId: "store_id",
+  pricingModel: "pricing_model",
+  productFamily: "product_family",
+  selectionMode: "selection_mode",
+  createdAt: "created_at",
+  updatedAt: "updated_at"
+} as const
+
+const customiserFields = {
   id: RowId,
-  store_id: RowId,
+  storeId: RowId,
   name: Schema.String,
-  pricing_model: Schema.String,
-  product_family: Schema.String,
-  selection_mode: Schema.String,
+  pricingModel: Schema.String,
+  productFamily: Schema.String,
+  selectionMode: Schema.String,
   active: Schema.Boolean,
-  created_at: Schema.String,
-  updated_at: Schema.String
-})
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}
+
+const CustomiserRow = Schema.Struct(customiserFields).pipe(Schema.encodeKeys(customiserColumns))
 
 const PricingRow = Schema.Struct({
-  ...CustomiserRow.fields,
+  ...customiserFields,
   currency: Schema.String,
   pricing: PricingColumn,
-  legacy_spellings: LegacySpellingsColumn,
-  pricing_last_id: RowNumber
-})
+  legacySpellings: LegacySpellingsColumn,
+  pricingLastId: RowNumber
+}).pipe(Schema.encodeKeys({ ...customiserColumns, legacySpellings: "legacy_spellings", pricingLastId: "pricing_last_id" }))
 
 const toStoredPricing = (row: typeof PricingRow.Type): StoredPricing => {
-  const { currency, pricing, legacy_spellings, pricing_last_id, ...customiser } = row
-  return { customiser, currency, content: pricing, legacySpellings: legacy_spellings, lastPricingId: pricing_last_id }
+  const { currency, pricing, legacySpellings, pricingLastId, ...customiser } = row
+  return { customiser, currency, content: pricing, legacySpellings, lastPricingId: pricingLastId }
 }
 
 const firstCustomiser = decodeFirstRow(CustomiserRow)
@@ -116,7 +127,7 @@ export class Customisers extends Context.Service<Customisers, {
   ) => Effect.Effect<ReadonlyArray<CustomiserRecord>>
   /** A customiser of the Store, or NotFound (also for another Store's customiser). */
   readonly find: (storeId: number, customiserId: number) => Effect.Effect<CustomiserRecord, NotFound>
-  /** A customiser by id alone, for the public storefront; its `store_id` names the owner. */
+  /** A customiser by id alone, for the public storefront; its `storeId` names the owner. */
   readonly findAnywhere: (customiserId: number) => Effect.Effect<CustomiserRecord, NotFound>
   readonly readPricing: (storeId: number, customiserId: number) => Effect.Effect<StoredPricing, NotFound>
   /** Replaces the pricing document atomically with what `decide` makes of the current one. */
@@ -187,7 +198,11 @@ export class Customisers extends Context.Service<Customisers, {
               const rows = yield* sql`
                 INSERT INTO customisers ${sql.insert({
                   store_id: storeId,
-                  ...fields,
+                  name: fields.name,
+                  pricing_model: fields.pricingModel,
+                  product_family: fields.productFamily,
+                  selection_mode: fields.selectionMode,
+                  active: fields.active,
                   pricing: jsonParam(PricingDocument, EMPTY_PRICING_CONTENT)
                 })}
                 RETURNING id`

@@ -80,7 +80,7 @@ export class Designs extends Context.Service<Designs, {
         finish: (customiserId, design) =>
           Effect.gen(function*() {
             const customiser = yield* customisers.findAnywhere(customiserId)
-            const storeId = customiser.store_id
+            const storeId = customiser.storeId
             const integration = yield* integrations.usable(storeId, design.integration_id, "enabled", "/integration_id")
             const currency = design.currency ?? (yield* storeCurrency(storeId))
             const recorded = yield* Effect.gen(function*() {

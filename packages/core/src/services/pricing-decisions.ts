@@ -6,7 +6,7 @@ import type { PricingDecision, StoredPricing } from "./customisers.js"
 
 /** The header context of stored pricing: what the read-only members must equal. */
 export const headerOf = (stored: StoredPricing): PricingHeaderContext => ({
-  pricingModel: stored.customiser.pricing_model,
+  pricingModel: stored.customiser.pricingModel,
   currency: stored.currency,
   customiserId: stored.customiser.id
 })

@@ -8,13 +8,13 @@ import { Outbox } from "./outbox.js"
 /** A stored form submission, read as a v3 quote. */
 export interface QuoteRecord {
   readonly id: number
-  readonly store_id: number
-  readonly customiser_id: number
+  readonly storeId: number
+  readonly customiserId: number
   /** The form the shopper filled in; null for the customiser's built-in form. */
-  readonly form_id: number | null
-  readonly submission_number: number
+  readonly formId: number | null
+  readonly submissionNumber: number
   readonly responses: ReadonlyArray<FormResponse>
-  readonly created_at: string
+  readonly createdAt: string
 }
 
 /** What a shopper submitted. */
@@ -33,18 +33,25 @@ const ResponsesDocument = Schema.Array(Schema.Struct({
 
 const Row = Schema.Struct({
   id: RowId,
-  store_id: RowId,
-  customiser_id: RowId,
-  form_id: Schema.NullOr(RowId),
-  submission_number: RowNumber,
+  storeId: RowId,
+  customiserId: RowId,
+  formId: Schema.NullOr(RowId),
+  submissionNumber: RowNumber,
   responses: JsonColumn(ResponsesDocument),
-  created_at: Schema.String,
-  created_ms: RowNumber
-})
+  createdAt: Schema.String,
+  createdMs: RowNumber
+}).pipe(Schema.encodeKeys({
+  storeId: "store_id",
+  customiserId: "customiser_id",
+  formId: "form_id",
+  submissionNumber: "submission_number",
+  createdAt: "created_at",
+  createdMs: "created_ms"
+}))
 
-const toRecord = ({ created_ms: _, ...record }: typeof Row.Type): QuoteRecord => record
+const toRecord = ({ createdMs: _, ...record }: typeof Row.Type): QuoteRecord => record
 
-const CounterRow = Schema.Struct({ last_number: RowNumber })
+const CounterRow = Schema.Struct({ lastNumber: RowNumber }).pipe(Schema.encodeKeys({ lastNumber: "last_number" }))
 
 /** Quotes (form submissions), numbered per Store, each announced as `form:submitted`. */
 export class Quotes extends Context.Service<Quotes, {
@@ -73,13 +80,13 @@ export class Quotes extends Context.Service<Quotes, {
           sql.withTransaction(
             Effect.gen(function*() {
               const counter = yield* sql`
-                INSERT INTO quote_counters (store_id, last_number) VALUES (${customiser.store_id}, 1)
+                INSERT INTO quote_counters (store_id, last_number) VALUES (${customiser.storeId}, 1)
                 ON CONFLICT (store_id) DO UPDATE SET last_number = quote_counters.last_number + 1
                 RETURNING last_number`
-              const submissionNumber = (yield* decodeSingleRow(CounterRow)(counter)).last_number
+              const submissionNumber = (yield* decodeSingleRow(CounterRow)(counter)).lastNumber
               const rows = yield* sql`
                 INSERT INTO quotes ${sql.insert({
-                  store_id: customiser.store_id,
+                  store_id: customiser.storeId,
                   customiser_id: customiser.id,
                   form_id: submission.formId ?? null,
                   submission_number: submissionNumber,
@@ -88,18 +95,18 @@ export class Quotes extends Context.Service<Quotes, {
                 RETURNING ${columns}`
               const row = yield* decodeSingleRow(Row)(rows)
               const quote = toRecord(row)
-              yield* outbox.enqueue(customiser.store_id, "form:submitted", formSubmittedPayload({
+              yield* outbox.enqueue(customiser.storeId, "form:submitted", formSubmittedPayload({
                 submissionNumber,
                 // The previous generation's payload always names a form: the built-in one is the customiser's.
-                formId: quote.form_id ?? customiser.id,
+                formId: quote.formId ?? customiser.id,
                 customiser: {
                   id: customiser.id,
                   name: customiser.name,
-                  createdAt: new Date(customiser.created_at),
-                  updatedAt: new Date(customiser.updated_at)
+                  createdAt: new Date(customiser.createdAt),
+                  updatedAt: new Date(customiser.updatedAt)
                 },
                 responses: quote.responses,
-                createdAt: new Date(row.created_ms)
+                createdAt: new Date(row.createdMs)
               }))
               return quote
             })

@@ -33,26 +33,26 @@ export interface AttemptResult {
 
 /** One attempt in the delivery log. */
 export interface AttemptRecord {
-  readonly attempt_number: number
-  readonly started_at: string
-  readonly duration_ms: number
-  readonly response_status: number | null
+  readonly attemptNumber: number
+  readonly startedAt: string
+  readonly durationMs: number
+  readonly responseStatus: number | null
   readonly error: string | null
 }
 
 /** One delivery in the delivery log, with its attempts. */
 export interface DeliveryRecord {
   readonly id: number
-  readonly subscription_id: number
-  readonly event_id: number
+  readonly subscriptionId: number
+  readonly eventId: number
   readonly topic: string
   /** `pending`, `delivered`, `failed` (retries exhausted) or `cancelled` (subscription deleted). */
   readonly status: string
-  readonly attempt_count: number
-  readonly next_attempt_at: string | null
-  readonly delivered_at: string | null
-  readonly last_error: string | null
-  readonly created_at: string
+  readonly attemptCount: number
+  readonly nextAttemptAt: string | null
+  readonly deliveredAt: string | null
+  readonly lastError: string | null
+  readonly createdAt: string
   readonly attempts: ReadonlyArray<AttemptRecord>
 }
 
@@ -60,26 +60,40 @@ const utc = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
 
 const DeliveryRow = Schema.Struct({
   id: RowId,
-  subscription_id: RowId,
-  event_id: RowId,
+  subscriptionId: RowId,
+  eventId: RowId,
   topic: Schema.String,
   status: Schema.String,
-  attempt_count: RowNumber,
-  next_attempt_at: Schema.NullOr(Schema.String),
-  delivered_at: Schema.NullOr(Schema.String),
-  last_error: Schema.NullOr(Schema.String),
-  created_at: Schema.String
-})
+  attemptCount: RowNumber,
+  nextAttemptAt: Schema.NullOr(Schema.String),
+  deliveredAt: Schema.NullOr(Schema.String),
+  lastError: Schema.NullOr(Schema.String),
+  createdAt: Schema.String
+}).pipe(Schema.encodeKeys({
+  subscriptionId: "subscription_id",
+  eventId: "event_id",
+  attemptCount: "attempt_count",
+  nextAttemptAt: "next_attempt_at",
+  deliveredAt: "delivered_at",
+  lastError: "last_error",
+  createdAt: "created_at"
+}))
 const toDeliveries = decodeRows(DeliveryRow)
 
 const AttemptRow = Schema.Struct({
-  delivery_id: RowId,
-  attempt_number: RowNumber,
-  started_at: Schema.String,
-  duration_ms: RowNumber,
-  response_status: Schema.NullOr(RowNumber),
+  deliveryId: RowId,
+  attemptNumber: RowNumber,
+  startedAt: Schema.String,
+  durationMs: RowNumber,
+  responseStatus: Schema.NullOr(RowNumber),
   error: Schema.NullOr(Schema.String)
-})
+}).pipe(Schema.encodeKeys({
+  deliveryId: "delivery_id",
+  attemptNumber: "attempt_number",
+  startedAt: "started_at",
+  durationMs: "duration_ms",
+  responseStatus: "response_status"
+}))
 const toAttempts = decodeRows(AttemptRow)
 
 // A claimed row decodes straight into the camelCase ClaimedDelivery the worker uses.
@@ -154,7 +168,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
             FROM webhook_attempts WHERE ${sql.in("delivery_id", ids)} ORDER BY id`)
           return rows.map((row): DeliveryRecord => ({
             ...row,
-            attempts: attempts.filter((a) => a.delivery_id === row.id).map(({ delivery_id: _, ...attempt }) => attempt)
+            attempts: attempts.filter((a) => a.deliveryId === row.id).map(({ deliveryId: _, ...attempt }) => attempt)
           }))
         })
 

@@ -9,7 +9,7 @@ import { DeliveryUrlGuard } from "./delivery-url-guard.js"
 /** A webhook subscription as stored; timestamps are UTC text with microseconds. */
 export interface SubscriptionRecord {
   readonly id: number
-  readonly store_id: number
+  readonly storeId: number
   readonly topic: string
   readonly url: string
   /** The signing secret: shown by v3 only on creation, by v2 on every read (its contract). */
@@ -17,8 +17,8 @@ export interface SubscriptionRecord {
   readonly meta: Readonly<Record<string, unknown>>
   /** `active`; other states are not used yet. */
   readonly status: string
-  readonly created_at: string
-  readonly updated_at: string
+  readonly createdAt: string
+  readonly updatedAt: string
 }
 
 /** Fields of a new subscription, or of a change (absent fields unchanged). */
@@ -32,15 +32,15 @@ const MetaDocument = Schema.Record(Schema.String, Schema.Unknown)
 
 const Row = Schema.Struct({
   id: RowId,
-  store_id: RowId,
+  storeId: RowId,
   topic: Schema.String,
   url: Schema.String,
   secret: Schema.String,
   meta: JsonColumn(MetaDocument),
   status: Schema.String,
-  created_at: Schema.String,
-  updated_at: Schema.String
-})
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}).pipe(Schema.encodeKeys({ storeId: "store_id", createdAt: "created_at", updatedAt: "updated_at" }))
 
 const firstRecord = decodeFirstRow(Row)
 
@@ -49,10 +49,10 @@ export const newSigningSecret = (): string => `whsec_${randomBase62(32)}`
 
 const notFound = new NotFound({ resource: "webhook subscription" })
 
-/** Webhook subscriptions, always confined to one Store; deleted ones are invisible. */
 /** How many live subscriptions a Store may have: each event fans out to all of them. */
 export const MAX_SUBSCRIPTIONS_PER_STORE = 16
 
+/** Webhook subscriptions, always confined to one Store; deleted ones are invisible. */
 export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, {
   readonly create: (storeId: number, fields: SubscriptionFields) => Effect.Effect<SubscriptionRecord, ValidationFailed>
   /** One page in id order after `afterId`; fetches `limit` rows. */

@@ -68,12 +68,12 @@ export const customiserV2ToV3 = (customiser: CustomiserV2): CustomiserV3 => ({
 export interface CustomiserFacts {
   readonly id: number
   readonly name: string
-  readonly pricing_model: string
-  readonly product_family: string
-  readonly selection_mode: string
+  readonly pricingModel: string
+  readonly productFamily: string
+  readonly selectionMode: string
   readonly active: boolean
-  readonly created_at: Date | string
-  readonly updated_at: Date | string
+  readonly createdAt: Date | string
+  readonly updatedAt: Date | string
 }
 
 /**
@@ -84,12 +84,12 @@ export const customiserV3Of = (facts: CustomiserFacts): CustomiserV3 => ({
   object: "customiser",
   id: facts.id,
   name: facts.name,
-  pricing_model: PricingModel.toCanonical(facts.pricing_model).value,
-  product_family: ProductFamily.toCanonical(facts.product_family).value,
-  selection_mode: SelectionMode.toCanonical(facts.selection_mode).value,
+  pricing_model: PricingModel.toCanonical(facts.pricingModel).value,
+  product_family: ProductFamily.toCanonical(facts.productFamily).value,
+  selection_mode: SelectionMode.toCanonical(facts.selectionMode).value,
   active: facts.active,
-  created_at: formatTimestampV3(facts.created_at),
-  updated_at: formatTimestampV3(facts.updated_at)
+  created_at: formatTimestampV3(facts.createdAt),
+  updated_at: formatTimestampV3(facts.updatedAt)
 })
 
 /**
@@ -99,6 +99,6 @@ export const customiserV3Of = (facts: CustomiserFacts): CustomiserV3 => ({
 export const customiserV2Of = (facts: CustomiserFacts): CustomiserV2 =>
   customiserV3ToV2({
     ...customiserV3Of(facts),
-    created_at: formatTimestampV2(facts.created_at),
-    updated_at: formatTimestampV2(facts.updated_at)
+    created_at: formatTimestampV2(facts.createdAt),
+    updated_at: formatTimestampV2(facts.updatedAt)
   })

@@ -84,7 +84,13 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
           const { pricing, ...fields } = payload
           const created = yield* customisers.create(
             params.store_id,
-            { ...fields, active: fields.active ?? true },
+            {
+              name: fields.name,
+              pricingModel: fields.pricing_model,
+              productFamily: fields.product_family,
+              selectionMode: fields.selection_mode,
+              active: fields.active ?? true
+            },
             pricing === undefined
               ? undefined
               : (stored) =>
