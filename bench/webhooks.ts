@@ -91,7 +91,7 @@ const runBench = async (name: string, database: DatabaseConfig) => {
     const storeId = await runtime.runPromise(Effect.gen(function*() {
       const identity = yield* Identity
       const company = yield* identity.createCompany({ name: "Bench" })
-      const store = yield* identity.createStore({ company_id: company.id, name: "Bench", platform: "custom", currency: "USD" })
+      const store = yield* identity.createStore({ companyId: company.id, name: "Bench", platform: "custom", currency: "USD" })
       yield* (yield* WebhookSubscriptions).create(store.id, { topic: "order:created", url })
       return store.id
     }))

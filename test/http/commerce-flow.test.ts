@@ -106,7 +106,7 @@ describe.each(databaseVariants())("custom-integration flow ($name database)", (v
       line_items: [{ product_id: created.body.product_id, quantity: 2, unit_price_amount: 24900, currency: "USD" }]
     })
     expect(v3.body.meta.request_id).toMatch(/^req_/)
-    expect(v3.body.links.self).toBe("http://localhost:8080/api/v3/orders")
+    expect(v3.body.links.self).toBe(`http://localhost:8080/api/v3/orders/${v3.body.data.id}`)
 
     // v2 order referencing the design by the external_id the integrator returned.
     const v2 = await app.call("POST", "/api/v2/orders", {

@@ -28,8 +28,8 @@ describe.each(databaseVariants())("customiser storage ($name database)", (varian
       Effect.gen(function*() {
         const identity = yield* Identity
         const company = yield* identity.createCompany({ name: "Acme" })
-        const store = yield* identity.createStore({ company_id: company.id, name: "Shop", platform: "custom", currency: "EUR" })
-        const other = yield* identity.createStore({ company_id: company.id, name: "Other", platform: "custom", currency: "EUR" })
+        const store = yield* identity.createStore({ companyId: company.id, name: "Shop", platform: "custom", currency: "EUR" })
+        const other = yield* identity.createStore({ companyId: company.id, name: "Other", platform: "custom", currency: "EUR" })
         const customisers = yield* Customisers
         const customiser = yield* customisers.create(store.id, { ...FUTURE, name: "Future", active: true }, () =>
           Effect.succeed({

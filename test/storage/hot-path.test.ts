@@ -72,7 +72,7 @@ describe.each(databaseVariants())("hot path services ($name database)", (variant
       const identity = yield* Identity
       const credentials = yield* Credentials
       const company = yield* identity.createCompany({ name: "Acme" })
-      const store = yield* identity.createStore({ company_id: company.id, name: "Shop", platform: "shopify", currency: "EUR" })
+      const store = yield* identity.createStore({ companyId: company.id, name: "Shop", platform: "shopify", currency: "EUR" })
       const issued = yield* credentials.issue(store.id, "test", { _tag: "Scoped", scopes: ["store:read"] })
       return { store, key: issued.key }
     }))

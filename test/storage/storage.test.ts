@@ -34,7 +34,7 @@ describe.each(databaseVariants())("storage ($name database)", (variant) => {
   const seedStore = Effect.gen(function*() {
     const identity = yield* Identity
     const company = yield* identity.createCompany({ name: "Acme" })
-    return yield* identity.createStore({ company_id: company.id, name: "Shop", platform: "custom", currency: "USD" })
+    return yield* identity.createStore({ companyId: company.id, name: "Shop", platform: "custom", currency: "USD" })
   })
 
   it("re-running the migrations changes nothing", async () => {
@@ -122,7 +122,7 @@ describe.each(databaseVariants())("storage ($name database)", (variant) => {
       return yield* usage.forStore(store.id)
     }))
     expect(result.map((r) => [r.operation, r.count])).toEqual([["GET /api/v2/customisers", 2], ["POST /api/orders", 1]])
-    expect(result[0]?.last_seen_at).toBeInstanceOf(Date)
+    expect(result[0]?.lastSeenAt).toBeInstanceOf(Date)
   })
 })
 

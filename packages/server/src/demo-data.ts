@@ -27,13 +27,13 @@ const createDemoSet = Effect.gen(function*() {
   const credentials = yield* Credentials
   const company = yield* identity.createCompany({ name: "Demo Company" })
   const store = yield* identity
-    .createStore({ company_id: company.id, name: "Demo Store", platform: "custom", currency: "USD" })
+    .createStore({ companyId: company.id, name: "Demo Store", platform: "custom", currency: "USD" })
     .pipe(Effect.orDie)
   const password = randomBase62(20)
   // The email can only be taken when every company was deleted but the persons were
   // kept; the rest of the demo set is still worth creating then.
   const person = yield* identity
-    .createPerson({ company_id: company.id, email: DEMO_EMAIL, password, name: "Demo Person" })
+    .createPerson({ companyId: company.id, email: DEMO_EMAIL, password, name: "Demo Person" })
     .pipe(
       Effect.as({ email: DEMO_EMAIL, password }),
       Effect.catchTag("ValidationFailed", () => Effect.succeed(undefined))

@@ -22,32 +22,39 @@ export interface ApiKeyPrincipal {
 /** A key as the operator API shows it; `key` (the secret) only at creation. */
 export interface IssuedApiKey {
   readonly id: number
-  readonly store_id: number
+  readonly storeId: number
   readonly key: string
   readonly mode: KeyMode
   readonly grant: Grant
-  readonly expires_at: Date | null
+  readonly expiresAt: Date | null
 }
 
 const ScopesDocument = Schema.Array(Schema.String)
 
 const KeyRow = Schema.Struct({
   id: RowId,
-  store_id: RowId,
+  storeId: RowId,
   mode: Schema.Literals(["live", "test"]),
   scopes: JsonColumn(ScopesDocument),
-  legacy_wildcard: Schema.Boolean,
-  expires_at: Schema.NullOr(RowTimestamp),
-  revoked_at: Schema.NullOr(RowTimestamp),
-  company_id: RowId,
-  store_name: Schema.String,
+  legacyWildcard: Schema.Boolean,
+  expiresAt: Schema.NullOr(RowTimestamp),
+  revokedAt: Schema.NullOr(RowTimestamp),
+  companyId: RowId,
+  storeName: Schema.String,
   platform: Schema.String,
   currency: Schema.String
-})
+}).pipe(Schema.encodeKeys({
+  storeId: "store_id",
+  legacyWildcard: "legacy_wildcard",
+  expiresAt: "expires_at",
+  revokedAt: "revoked_at",
+  companyId: "company_id",
+  storeName: "store_name"
+}))
 type KeyRow = typeof KeyRow.Type
 
 const firstKey = decodeFirstRow(KeyRow)
-const firstRevoked = decodeFirstRow(Schema.Struct({ key_hash: Schema.String }))
+const firstRevoked = decodeFirstRow(Schema.Struct({ keyHash: Schema.String }).pipe(Schema.encodeKeys({ keyHash: "key_hash" })))
 
 // A verified key is trusted for this long without asking the database again; the key's Store
 // rides along under the same bound. Every process caches, so `revoke` returns only once this
@@ -56,17 +63,17 @@ const CACHE_TTL_MS = 1000
 const CACHE_LIMIT = 10_000
 
 const toGrant = (row: KeyRow): Grant =>
-  row.legacy_wildcard ? { _tag: "LegacyWildcard" } : { _tag: "Scoped", scopes: row.scopes.filter(isScope) }
+  row.legacyWildcard ? { _tag: "LegacyWildcard" } : { _tag: "Scoped", scopes: row.scopes.filter(isScope) }
 
 const toPrincipal = (row: KeyRow): ApiKeyPrincipal => ({
   keyId: row.id,
-  storeId: row.store_id,
+  storeId: row.storeId,
   mode: row.mode,
   grant: toGrant(row),
   store: {
-    id: row.store_id,
-    company_id: row.company_id,
-    name: row.store_name,
+    id: row.storeId,
+    companyId: row.companyId,
+    name: row.storeName,
     platform: row.platform,
     currency: row.currency
   }
@@ -118,12 +125,12 @@ export class Credentials extends Context.Service<Credentials, {
             WHERE k.key_hash = ${hash}`.pipe(Effect.orDie, Effect.flatMap(firstKey))
           if (found._tag === "None") return yield* invalid("unknown")
           const row = found.value
-          if (row.revoked_at !== null) return yield* invalid("revoked")
-          if (row.expires_at !== null && row.expires_at.getTime() <= now) return yield* invalid("expired")
+          if (row.revokedAt !== null) return yield* invalid("revoked")
+          if (row.expiresAt !== null && row.expiresAt.getTime() <= now) return yield* invalid("expired")
           const principal = toPrincipal(row)
           if (cache.size >= CACHE_LIMIT) cache.clear()
           // Never trusted past its own expiry, however fresh the cache entry.
-          const until = Math.min(now + CACHE_TTL_MS, row.expires_at?.getTime() ?? Number.POSITIVE_INFINITY)
+          const until = Math.min(now + CACHE_TTL_MS, row.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY)
           cache.set(hash, { principal, verified: Effect.succeed(principal), until })
           return principal
         })
@@ -147,7 +154,7 @@ export class Credentials extends Context.Service<Credentials, {
             }
               RETURNING id`.pipe(Effect.orDie)
             const { id } = yield* decodeSingleRow(InsertedId)(rows)
-            return { id, store_id: storeId, key, mode, grant, expires_at: options.expiresAt ?? null }
+            return { id, storeId, key, mode, grant, expiresAt: options.expiresAt ?? null }
           }),
         // Only keys that passed `verify` are cached, so no format check is needed here.
         verifiedUnsafe: (presented, now) => {
@@ -170,7 +177,7 @@ export class Credentials extends Context.Service<Credentials, {
               UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
               WHERE id = ${keyId} RETURNING key_hash`.pipe(Effect.orDie, Effect.flatMap(firstRevoked))
             if (revoked._tag === "None") return yield* new NotFound({ resource: "API key" })
-            cache.delete(revoked.value.key_hash)
+            cache.delete(revoked.value.keyHash)
             // Another process may have verified the key just before the commit; its cache entry
             // lives at most CACHE_TTL_MS from a time taken before its read, so it is gone by now.
             yield* Effect.sleep(CACHE_TTL_MS)

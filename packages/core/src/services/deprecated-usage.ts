@@ -4,18 +4,18 @@ import { decodeRows, RowId, RowNumber, RowTimestamp } from "../storage/rows.js"
 
 /** One deprecated operation's use by one API key. */
 export interface UsageRecord {
-  readonly api_key_id: number
+  readonly apiKeyId: number
   readonly operation: string
   readonly count: number
-  readonly last_seen_at: Date
+  readonly lastSeenAt: Date
 }
 
 const UsageRow = Schema.Struct({
-  api_key_id: RowId,
+  apiKeyId: RowId,
   operation: Schema.String,
   count: RowNumber,
-  last_seen_at: RowTimestamp
-})
+  lastSeenAt: RowTimestamp
+}).pipe(Schema.encodeKeys({ apiKeyId: "api_key_id", lastSeenAt: "last_seen_at" }))
 
 /** Counts calls of deprecated operations per API key: their removal depends on observed use. */
 export class DeprecatedUsage extends Context.Service<DeprecatedUsage, {

@@ -107,10 +107,10 @@ export class Designs extends Context.Service<Designs, {
             const body = JSON.stringify(recorded.payload)
             const now = yield* Clock.currentTimeMillis
             const failed = (reason: string) => new IntegrationCallbackFailed({ productId: recorded.product.id, reason })
-            const answer = yield* http.post(integration.create_product_url, {
+            const answer = yield* http.post(integration.createProductUrl, {
               body,
               headers: {
-                ...signatureHeaders(integration.signing_secret, body, new Date(now)),
+                ...signatureHeaders(integration.signingSecret, body, new Date(now)),
                 "x-webhook-id": `evt_${recorded.event.id}`,
                 "x-webhook-topic": "product:created"
               }

@@ -13,7 +13,7 @@ export interface Company {
 /** A shop of a company, the unit every API key and resource belongs to. */
 export interface Store {
   readonly id: number
-  readonly company_id: number
+  readonly companyId: number
   readonly name: string
   readonly platform: string
   readonly currency: string
@@ -30,11 +30,11 @@ export interface Person {
 const CompanyRow = Schema.Struct({ id: RowId, name: Schema.String })
 const StoreRow = Schema.Struct({
   id: RowId,
-  company_id: RowId,
+  companyId: RowId,
   name: Schema.String,
   platform: Schema.String,
   currency: Schema.String
-})
+}).pipe(Schema.encodeKeys({ companyId: "company_id" }))
 const PersonRow = Schema.Struct({ id: RowId, email: Schema.String, name: Schema.NullOr(Schema.String) })
 
 export class Identity extends Context.Service<Identity, {
@@ -42,7 +42,7 @@ export class Identity extends Context.Service<Identity, {
   readonly createStore: (input: Omit<Store, "id">) => Effect.Effect<Store, ValidationFailed>
   readonly findStore: (id: number) => Effect.Effect<Store, NotFound>
   readonly createPerson: (input: {
-    readonly company_id: number
+    readonly companyId: number
     readonly email: string
     readonly password: string
     readonly name: string | null
@@ -70,9 +70,14 @@ export class Identity extends Context.Service<Identity, {
           ),
         createStore: (input) =>
           Effect.gen(function*() {
-            if (!(yield* companyExists(input.company_id))) return yield* unknownCompany
+            if (!(yield* companyExists(input.companyId))) return yield* unknownCompany
             const rows = yield* sql`
-              INSERT INTO stores ${sql.insert({ ...input })}
+              INSERT INTO stores ${sql.insert({
+                company_id: input.companyId,
+                name: input.name,
+                platform: input.platform,
+                currency: input.currency
+              })}
               RETURNING id, company_id, name, platform, currency`
             return yield* decodeSingleRow(StoreRow)(rows)
           }).pipe(Effect.catchTag("SqlError", Effect.die)),
@@ -87,20 +92,20 @@ export class Identity extends Context.Service<Identity, {
           ),
         createPerson: (input) =>
           Effect.gen(function*() {
-            if (!(yield* companyExists(input.company_id))) return yield* unknownCompany
+            if (!(yield* companyExists(input.companyId))) return yield* unknownCompany
             const taken = yield* sql`SELECT 1 FROM persons WHERE lower(email) = lower(${input.email})`
             if (taken.length > 0) {
               return yield* new ValidationFailed({
                 errors: [{ pointer: "/email", code: "already_taken", detail: "A person with this email exists." }]
               })
             }
-            const password_hash = yield* Effect.promise(() => hashPassword(input.password))
+            const passwordHash = yield* Effect.promise(() => hashPassword(input.password))
             return yield* sql.withTransaction(Effect.gen(function*() {
               const rows = yield* sql`
-                INSERT INTO persons ${sql.insert({ email: input.email, name: input.name, password_hash })}
+                INSERT INTO persons ${sql.insert({ email: input.email, name: input.name, password_hash: passwordHash })}
                 RETURNING id, email, name`
               const person = yield* decodeSingleRow(PersonRow)(rows)
-              yield* sql`INSERT INTO memberships ${sql.insert({ company_id: input.company_id, person_id: person.id })}`
+              yield* sql`INSERT INTO memberships ${sql.insert({ company_id: input.companyId, person_id: person.id })}`
               return person
             }))
           }).pipe(Effect.catchTag("SqlError", Effect.die)),

@@ -9,12 +9,12 @@ import { DeliveryUrlGuard } from "./delivery-url-guard.js"
 /** A custom integration of a Store: where finished designs are announced, and with which secret. */
 export interface IntegrationRecord {
   readonly id: number
-  readonly store_id: number
+  readonly storeId: number
   readonly name: string | null
-  readonly create_product_url: string
+  readonly createProductUrl: string
   readonly enabled: boolean
-  readonly signing_secret: string
-  readonly created_at: string
+  readonly signingSecret: string
+  readonly createdAt: string
 }
 
 /** How a request may use an integration it names: whatever its state, or only while enabled. */
@@ -22,13 +22,18 @@ export type IntegrationUse = "any" | "enabled"
 
 const IntegrationRow = Schema.Struct({
   id: RowId,
-  store_id: RowId,
+  storeId: RowId,
   name: Schema.NullOr(Schema.String),
-  create_product_url: Schema.String,
+  createProductUrl: Schema.String,
   enabled: Schema.Boolean,
-  signing_secret: Schema.String,
-  created_at: Schema.String
-})
+  signingSecret: Schema.String,
+  createdAt: Schema.String
+}).pipe(Schema.encodeKeys({
+  storeId: "store_id",
+  createProductUrl: "create_product_url",
+  signingSecret: "signing_secret",
+  createdAt: "created_at"
+}))
 
 const firstRecord = decodeFirstRow(IntegrationRow)
 const singleRecord = decodeSingleRow(IntegrationRow)
@@ -40,12 +45,12 @@ export const newSigningSecret = (): string => `whsec_${randomBase62(32)}`
 export class Integrations extends Context.Service<Integrations, {
   readonly create: (storeId: number, input: {
     readonly name: string | null
-    readonly create_product_url: string
+    readonly createProductUrl: string
     readonly enabled: boolean
   }) => Effect.Effect<IntegrationRecord, ValidationFailed>
   readonly update: (id: number, patch: {
     readonly enabled?: boolean
-    readonly create_product_url?: string
+    readonly createProductUrl?: string
   }) => Effect.Effect<IntegrationRecord, NotFound | ValidationFailed>
   /**
    * The integration a request names by id, checked for the Store (and, with `enabled`, for being
@@ -87,21 +92,27 @@ export class Integrations extends Context.Service<Integrations, {
       return Integrations.of({
         create: (storeId, input) =>
           Effect.gen(function*() {
-            yield* checkUrl(input.create_product_url)
+            yield* checkUrl(input.createProductUrl)
             const rows = yield* sql`
-              INSERT INTO integrations ${sql.insert({ store_id: storeId, ...input, signing_secret: newSigningSecret() })}
+              INSERT INTO integrations ${sql.insert({
+                store_id: storeId,
+                name: input.name,
+                create_product_url: input.createProductUrl,
+                enabled: input.enabled,
+                signing_secret: newSigningSecret()
+              })}
               RETURNING ${columns}`
             return yield* singleRecord(rows)
           }).pipe(Effect.catchTag("SqlError", Effect.die)),
         update: (id, patch) =>
           Effect.gen(function*() {
-            if (patch.create_product_url !== undefined) yield* checkUrl(patch.create_product_url)
+            if (patch.createProductUrl !== undefined) yield* checkUrl(patch.createProductUrl)
             const current = yield* byId(id)
             if (Option.isNone(current)) return yield* new NotFound({ resource: "integration" })
             const rows = yield* sql`
               UPDATE integrations SET
                 enabled = ${patch.enabled ?? current.value.enabled},
-                create_product_url = ${patch.create_product_url ?? current.value.create_product_url},
+                create_product_url = ${patch.createProductUrl ?? current.value.createProductUrl},
                 updated_at = now()
               WHERE id = ${id} RETURNING ${columns}`
             return yield* singleRecord(rows)
@@ -109,7 +120,7 @@ export class Integrations extends Context.Service<Integrations, {
         usable: (storeId, id, use, pointer) =>
           Effect.gen(function*() {
             const found = yield* byId(id)
-            if (Option.isNone(found) || found.value.store_id !== storeId) {
+            if (Option.isNone(found) || found.value.storeId !== storeId) {
               return yield* unusable(pointer, "unknown_integration", "No integration of this Store has this id.")
             }
             if (use === "enabled" && !found.value.enabled) {

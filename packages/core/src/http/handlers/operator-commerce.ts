@@ -4,6 +4,7 @@ import { Identity } from "../../services/identity.js"
 import { Integrations } from "../../services/integrations.js"
 import { Orders } from "../../services/orders.js"
 import { Products } from "../../services/products.js"
+import { integrationView } from "../../presenters/operator.js"
 import { SigncraftApi } from "../api/index.js"
 
 /** The operator API's integrations and historical imports (imports announce nothing). */
@@ -17,14 +18,19 @@ export const OperatorCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "oper
       .handle("createIntegration", ({ params, payload }) =>
         Effect.gen(function*() {
           yield* identity.findStore(params.store_id)
-          return yield* integrations.create(params.store_id, {
-            name: payload.name ?? null,
-            create_product_url: payload.create_product_url,
-            enabled: payload.enabled ?? true
-          })
+          return integrationView(
+            yield* integrations.create(params.store_id, {
+              name: payload.name ?? null,
+              createProductUrl: payload.create_product_url,
+              enabled: payload.enabled ?? true
+            })
+          )
         }))
       .handle("updateIntegration", ({ params, payload }) =>
-        integrations.update(params.integration_id, payload))
+        integrations.update(params.integration_id, {
+          ...(payload.enabled === undefined ? {} : { enabled: payload.enabled }),
+          ...(payload.create_product_url === undefined ? {} : { createProductUrl: payload.create_product_url })
+        }).pipe(Effect.map(integrationView)))
       .handle("importOrders", ({ params, payload }) =>
         Effect.gen(function*() {
           yield* identity.findStore(params.store_id)

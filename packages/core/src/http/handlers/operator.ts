@@ -1,3 +1,4 @@
+import { deprecatedUsageView, operatorStoreView } from "../../presenters/operator.js"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ValidationFailed } from "../../domain/errors.js"
@@ -26,14 +27,14 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
       .handle("createCompany", ({ payload }) => identity.createCompany(payload))
       .handle("createStore", ({ payload }) =>
         identity.createStore({
-          company_id: payload.company_id,
+          companyId: payload.company_id,
           name: payload.name,
           platform: payload.platform ?? "custom",
           currency: payload.currency ?? "USD"
-        }))
+        }).pipe(Effect.map(operatorStoreView)))
       .handle("createPerson", ({ payload }) =>
         identity.createPerson({
-          company_id: payload.company_id,
+          companyId: payload.company_id,
           email: payload.email,
           password: payload.password,
           name: payload.name ?? null
@@ -61,12 +62,12 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
           )
           return {
             id: issued.id,
-            store_id: issued.store_id,
+            store_id: issued.storeId,
             key: issued.key,
             mode: issued.mode,
             scopes: grant._tag === "Scoped" ? [...new Set(grant.scopes)] : [],
             legacy_wildcard: wildcard,
-            expires_at: issued.expires_at === null ? null : formatTimestampV3(issued.expires_at)
+            expires_at: issued.expiresAt === null ? null : formatTimestampV3(issued.expiresAt)
           }
         }))
       .handle("revokeApiKey", ({ params }) => credentials.revoke(params.key_id))
@@ -75,7 +76,7 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
           yield* identity.findStore(params.store_id)
           const records = yield* usage.forStore(params.store_id)
           return {
-            data: records.map((record) => ({ ...record, last_seen_at: formatTimestampV3(record.last_seen_at) }))
+            data: records.map(deprecatedUsageView)
           }
         }))
       .handle("createCustomiser", ({ params, payload }) =>

@@ -1,0 +1,32 @@
+import { formatTimestampV3 } from "../domain/timestamp.js"
+import type { UsageRecord } from "../services/deprecated-usage.js"
+import type { Store } from "../services/identity.js"
+import type { IntegrationRecord } from "../services/integrations.js"
+
+/** A Store as the operator API shows it. */
+export const operatorStoreView = (store: Store) => ({
+  id: store.id,
+  company_id: store.companyId,
+  name: store.name,
+  platform: store.platform,
+  currency: store.currency
+})
+
+/** An integration as the operator API shows it, signing secret included (the merchant's own). */
+export const integrationView = (integration: IntegrationRecord) => ({
+  id: integration.id,
+  store_id: integration.storeId,
+  name: integration.name,
+  enabled: integration.enabled,
+  create_product_url: integration.createProductUrl,
+  signing_secret: integration.signingSecret,
+  created_at: integration.createdAt
+})
+
+/** One deprecated operation's use by one key, as the operator API shows it. */
+export const deprecatedUsageView = (usage: UsageRecord) => ({
+  api_key_id: usage.apiKeyId,
+  operation: usage.operation,
+  count: usage.count,
+  last_seen_at: formatTimestampV3(usage.lastSeenAt)
+})
