@@ -86,13 +86,13 @@ export class Designs extends Context.Service<Designs, {
             const recorded = yield* Effect.gen(function*() {
               const product = yield* products.create(storeId, {
                 kind: "design",
-                customiser_id: customiser.id,
-                integration_id: integration.id,
-                store_product_id: null,
+                customiserId: customiser.id,
+                integrationId: integration.id,
+                storeProductId: null,
                 title: design.title,
                 description: design.description ?? null,
-                price_amount: design.price,
-                compare_price: design.compare_price ?? null,
+                priceAmount: design.price,
+                comparePrice: design.compare_price ?? null,
                 currency,
                 details: {
                   ...(design.customisations === undefined ? {} : { customisations: design.customisations }),

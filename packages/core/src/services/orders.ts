@@ -14,10 +14,10 @@ export type OrderSource = "v3" | "v2" | "unversioned" | "import"
 
 /** One line of a stored order: the product, how many, and the price captured from the product. */
 export interface StoredLineItem {
-  readonly product_id: number
+  readonly productId: number
   readonly quantity: number
   /** Minor units, the product's `price_amount` when the order was accepted. */
-  readonly unit_price_amount: number
+  readonly unitPriceAmount: number
   readonly currency: string
   readonly title: string
 }
@@ -25,22 +25,23 @@ export interface StoredLineItem {
 /** An order as stored, in the v3 model whatever generation wrote it. */
 export interface StoredOrder {
   readonly id: number
-  readonly store_id: number
+  readonly storeId: number
   readonly source: OrderSource
-  readonly integration_id: number | null
+  readonly integrationId: number | null
   readonly status: "received"
-  readonly store_order_id: string | null
-  readonly store_order_number: string | null
-  readonly total_amount: number
-  readonly app_total: number
+  readonly storeOrderId: string | null
+  readonly storeOrderNumber: string | null
+  readonly totalAmount: number
+  readonly appTotal: number
   readonly currency: string
-  readonly shipping_method: string | null
+  readonly shippingMethod: string | null
+  /** As the v3 body gave it: a stored document in the wire shape. */
   readonly customer: V3Customer | null
-  readonly billing_address: V3Address | null
-  readonly shipping_address: V3Address | null
-  readonly line_items: ReadonlyArray<StoredLineItem>
-  readonly created_at: Date
-  readonly updated_at: Date
+  readonly billingAddress: V3Address | null
+  readonly shippingAddress: V3Address | null
+  readonly lineItems: ReadonlyArray<StoredLineItem>
+  readonly createdAt: Date
+  readonly updatedAt: Date
 }
 
 /**
@@ -62,40 +63,54 @@ export interface OrderWriteOptions {
 
 /** One historical order of an operator import; `currency` is stored exactly as given. */
 export interface ImportedOrder {
-  readonly created_at: Date
-  readonly total_amount: number
+  readonly createdAt: Date
+  readonly totalAmount: number
   readonly currency: string
   readonly customer: V3Customer | null
 }
 
 const CustomerDocument = StoredDocument<V3Customer>()
 const AddressDocument = StoredDocument<V3Address>()
+// Line items are stored as a json document with the wire's member names.
 const LineItemsDocument = Schema.Array(Schema.Struct({
-  product_id: Schema.Number,
+  productId: Schema.Number,
   quantity: Schema.Number,
-  unit_price_amount: Schema.Number,
+  unitPriceAmount: Schema.Number,
   currency: Schema.String,
   title: Schema.String
-}))
+}).pipe(Schema.encodeKeys({ productId: "product_id", unitPriceAmount: "unit_price_amount" })))
 
 const OrderRow = Schema.Struct({
   id: RowId,
-  store_id: RowId,
+  storeId: RowId,
   source: Schema.Literals(["v3", "v2", "unversioned", "import"]),
-  integration_id: Schema.NullOr(RowId),
-  store_order_id: Schema.NullOr(Schema.String),
-  store_order_number: Schema.NullOr(Schema.String),
-  total_amount: RowNumber,
-  app_total: RowNumber,
+  integrationId: Schema.NullOr(RowId),
+  storeOrderId: Schema.NullOr(Schema.String),
+  storeOrderNumber: Schema.NullOr(Schema.String),
+  totalAmount: RowNumber,
+  appTotal: RowNumber,
   currency: Schema.String,
-  shipping_method: Schema.NullOr(Schema.String),
+  shippingMethod: Schema.NullOr(Schema.String),
   customer: Schema.NullOr(JsonColumn(CustomerDocument)),
-  billing_address: Schema.NullOr(JsonColumn(AddressDocument)),
-  shipping_address: Schema.NullOr(JsonColumn(AddressDocument)),
-  line_items: JsonColumn(LineItemsDocument),
-  created_at: RowTimestamp,
-  updated_at: RowTimestamp
-})
+  billingAddress: Schema.NullOr(JsonColumn(AddressDocument)),
+  shippingAddress: Schema.NullOr(JsonColumn(AddressDocument)),
+  lineItems: JsonColumn(LineItemsDocument),
+  createdAt: RowTimestamp,
+  updatedAt: RowTimestamp
+}).pipe(Schema.encodeKeys({
+  storeId: "store_id",
+  integrationId: "integration_id",
+  storeOrderId: "store_order_id",
+  storeOrderNumber: "store_order_number",
+  totalAmount: "total_amount",
+  appTotal: "app_total",
+  shippingMethod: "shipping_method",
+  billingAddress: "billing_address",
+  shippingAddress: "shipping_address",
+  lineItems: "line_items",
+  createdAt: "created_at",
+  updatedAt: "updated_at"
+}))
 
 const toStored = (row: typeof OrderRow.Type): StoredOrder => ({ ...row, status: "received" })
 
@@ -125,14 +140,14 @@ export const toOrderRecord = (order: StoredOrder, products: ReadonlyArray<Stored
   return {
     id: order.id,
     orderNumber: order.id,
-    storeOrderId: order.store_order_id,
-    storeOrderNumber: order.store_order_number,
-    totalAmount: order.total_amount,
-    appTotal: order.app_total,
+    storeOrderId: order.storeOrderId,
+    storeOrderNumber: order.storeOrderNumber,
+    totalAmount: order.totalAmount,
+    appTotal: order.appTotal,
     currency: order.currency,
-    shippingMethod: order.shipping_method,
-    billingAddress: toAddressRecord(order.billing_address),
-    shippingAddress: toAddressRecord(order.shipping_address),
+    shippingMethod: order.shippingMethod,
+    billingAddress: toAddressRecord(order.billingAddress),
+    shippingAddress: toAddressRecord(order.shippingAddress),
     customer: order.customer === null ? null : {
       firstName: order.customer.first_name ?? null,
       lastName: order.customer.last_name ?? null,
@@ -140,12 +155,12 @@ export const toOrderRecord = (order: StoredOrder, products: ReadonlyArray<Stored
       email: order.customer.email ?? null,
       externalId: null
     },
-    products: order.line_items.flatMap((item) => {
-      const product = byId.get(item.product_id)
+    products: order.lineItems.flatMap((item) => {
+      const product = byId.get(item.productId)
       return product === undefined ? [] : [toProductRecord(product)]
     }),
-    createdAt: order.created_at,
-    updatedAt: order.updated_at
+    createdAt: order.createdAt,
+    updatedAt: order.updatedAt
   }
 }
 
@@ -217,16 +232,16 @@ export class Orders extends Context.Service<Orders, {
               })
             } else {
               lineItems.push({
-                product_id: product.id,
+                productId: product.id,
                 quantity: item.quantity,
-                unit_price_amount: product.price_amount,
+                unitPriceAmount: product.priceAmount,
                 currency: product.currency,
                 title: product.title
               })
             }
           })
           if (faults.length > 0) return yield* new ValidationFailed({ errors: faults })
-          const appTotal = lineItems.reduce((sum, item) => sum + item.unit_price_amount * item.quantity, 0)
+          const appTotal = lineItems.reduce((sum, item) => sum + item.unitPriceAmount * item.quantity, 0)
           const rows = yield* sql`
             INSERT INTO orders ${sql.insert({
               store_id: storeId,
@@ -278,11 +293,11 @@ export class Orders extends Context.Service<Orders, {
               const batch = orders.slice(start, start + IMPORT_BATCH).map((o) => ({
                 store_id: storeId,
                 source: "import",
-                total_amount: o.total_amount,
+                total_amount: o.totalAmount,
                 currency: o.currency,
                 customer: jsonOrNull(CustomerDocument, o.customer),
-                created_at: o.created_at,
-                updated_at: o.created_at
+                created_at: o.createdAt,
+                updated_at: o.createdAt
               }))
               const [first, ...rest] = batch
               if (first !== undefined) yield* sql`INSERT INTO orders ${sql.insert([first, ...rest])}`

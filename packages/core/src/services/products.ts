@@ -38,31 +38,32 @@ export interface ProductDetails {
 /** The fields of a new product. */
 export interface NewProduct {
   readonly kind: ProductKind
-  readonly customiser_id: number | null
-  readonly integration_id: number | null
-  readonly store_product_id: string | null
+  readonly customiserId: number | null
+  readonly integrationId: number | null
+  readonly storeProductId: string | null
   readonly title: string
   readonly description: string | null
-  readonly price_amount: number
-  readonly compare_price: number | null
+  readonly priceAmount: number
+  readonly comparePrice: number | null
   readonly currency: string
+  /** A stored json document with the wire's member names. */
   readonly details: ProductDetails
 }
 
 /** A product as stored. */
 export interface StoredProduct extends NewProduct {
   readonly id: number
-  readonly store_id: number
-  readonly external_id: string | null
-  readonly created_at: Date
-  readonly updated_at: Date
+  readonly storeId: number
+  readonly externalId: string | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
 }
 
 /** One historical product of an operator import. */
 export interface ImportedProduct {
-  readonly created_at: Date
+  readonly createdAt: Date
   readonly title: string
-  readonly price_amount: number
+  readonly priceAmount: number
   readonly currency: string
   readonly legacy: boolean
 }
@@ -71,21 +72,31 @@ const DetailsDocument = StoredDocument<ProductDetails>()
 
 const ProductRow = Schema.Struct({
   id: RowId,
-  store_id: RowId,
+  storeId: RowId,
   kind: Schema.Literals(["product", "design", "legacy"]),
-  customiser_id: Schema.NullOr(RowId),
-  integration_id: Schema.NullOr(RowId),
-  store_product_id: Schema.NullOr(Schema.String),
-  external_id: Schema.NullOr(Schema.String),
+  customiserId: Schema.NullOr(RowId),
+  integrationId: Schema.NullOr(RowId),
+  storeProductId: Schema.NullOr(Schema.String),
+  externalId: Schema.NullOr(Schema.String),
   title: Schema.String,
   description: Schema.NullOr(Schema.String),
-  price_amount: RowNumber,
-  compare_price: Schema.NullOr(RowNumber),
+  priceAmount: RowNumber,
+  comparePrice: Schema.NullOr(RowNumber),
   currency: Schema.String,
   details: JsonColumn(DetailsDocument),
-  created_at: RowTimestamp,
-  updated_at: RowTimestamp
-})
+  createdAt: RowTimestamp,
+  updatedAt: RowTimestamp
+}).pipe(Schema.encodeKeys({
+  storeId: "store_id",
+  customiserId: "customiser_id",
+  integrationId: "integration_id",
+  storeProductId: "store_product_id",
+  externalId: "external_id",
+  priceAmount: "price_amount",
+  comparePrice: "compare_price",
+  createdAt: "created_at",
+  updatedAt: "updated_at"
+}))
 
 const toStored = decodeSingleRow(ProductRow)
 const toStoredAll = decodeRows(ProductRow)
@@ -93,17 +104,25 @@ const firstStored = decodeFirstRow(ProductRow)
 
 const ReferenceRow = Schema.Struct({
   id: RowId,
-  external_id: Schema.NullOr(Schema.String),
-  store_product_id: Schema.NullOr(Schema.String),
+  externalId: Schema.NullOr(Schema.String),
+  storeProductId: Schema.NullOr(Schema.String),
   kind: Schema.String
-})
+}).pipe(Schema.encodeKeys({ externalId: "external_id", storeProductId: "store_product_id" }))
 const toReferences = decodeRows(ReferenceRow)
 
-const DesignReferenceRow = Schema.Struct({ id: RowId, external_id: Schema.String })
+const DesignReferenceRow = Schema.Struct({ id: RowId, externalId: Schema.String }).pipe(Schema.encodeKeys({ externalId: "external_id" }))
 
 const productParams = (storeId: number, product: NewProduct) => ({
   store_id: storeId,
-  ...product,
+  kind: product.kind,
+  customiser_id: product.customiserId,
+  integration_id: product.integrationId,
+  store_product_id: product.storeProductId,
+  title: product.title,
+  description: product.description,
+  price_amount: product.priceAmount,
+  compare_price: product.comparePrice,
+  currency: product.currency,
   details: jsonParam(DetailsDocument, product.details)
 })
 
@@ -120,16 +139,16 @@ export const toProductRecord = (product: StoredProduct): ProductRecord => {
     title: product.title,
     description: product.description,
     descriptionHtml: product.details.description_html ?? null,
-    externalId: product.external_id,
+    externalId: product.externalId,
     externalData: {},
-    price: product.price_amount,
-    comparePrice: product.compare_price,
-    customiserId: product.customiser_id ?? 0,
+    price: product.priceAmount,
+    comparePrice: product.comparePrice,
+    customiserId: product.customiserId ?? 0,
     logoUploadId: null,
     productImageUrl: image,
     uploads,
-    createdAt: product.created_at,
-    updatedAt: product.updated_at
+    createdAt: product.createdAt,
+    updatedAt: product.updatedAt
   }
 }
 
@@ -189,10 +208,10 @@ export class Products extends Context.Service<Products, {
         syncLegacy: (storeId, product) =>
           Effect.gen(function*() {
             const updated = yield* sql`
-              UPDATE products SET customiser_id = ${product.customiser_id}, integration_id = ${product.integration_id},
-                title = ${product.title}, price_amount = ${product.price_amount}, currency = ${product.currency},
+              UPDATE products SET customiser_id = ${product.customiserId}, integration_id = ${product.integrationId},
+                title = ${product.title}, price_amount = ${product.priceAmount}, currency = ${product.currency},
                 details = ${jsonParam(DetailsDocument, product.details)}, updated_at = now()
-              WHERE store_id = ${storeId} AND kind = 'legacy' AND store_product_id = ${product.store_product_id}
+              WHERE store_id = ${storeId} AND kind = 'legacy' AND store_product_id = ${product.storeProductId}
               RETURNING ${columns}`
             return yield* toStored(updated.length > 0 ? updated : yield* sql`
               INSERT INTO products ${sql.insert(productParams(storeId, product))}
@@ -220,7 +239,7 @@ export class Products extends Context.Service<Products, {
             ORDER BY id`.pipe(
             Effect.orDie,
             Effect.flatMap(decodeRows(DesignReferenceRow)),
-            Effect.map((rows) => new Map(rows.map((row) => [row.external_id, row.id])))
+            Effect.map((rows) => new Map(rows.map((row) => [row.externalId, row.id])))
           )
         },
         byLegacyReference: (storeId, references) => {
@@ -237,8 +256,8 @@ export class Products extends Context.Service<Products, {
               const byStoreId = new Map<string, number>()
               const byExternal = new Map<string, number>()
               for (const row of rows) {
-                if (row.store_product_id !== null) byStoreId.set(row.store_product_id, row.id)
-                if (row.kind === "design" && row.external_id !== null) byExternal.set(row.external_id, row.id)
+                if (row.storeProductId !== null) byStoreId.set(row.storeProductId, row.id)
+                if (row.kind === "design" && row.externalId !== null) byExternal.set(row.externalId, row.id)
               }
               return new Map(wanted.flatMap((ref) => {
                 const id = byExternal.get(ref) ?? byStoreId.get(ref)
@@ -254,10 +273,10 @@ export class Products extends Context.Service<Products, {
                 store_id: storeId,
                 kind: p.legacy ? "legacy" : "product",
                 title: p.title,
-                price_amount: p.price_amount,
+                price_amount: p.priceAmount,
                 currency: p.currency,
-                created_at: p.created_at,
-                updated_at: p.created_at
+                created_at: p.createdAt,
+                updated_at: p.createdAt
               }))
               const [first, ...rest] = batch
               if (first !== undefined) yield* sql`INSERT INTO products ${sql.insert([first, ...rest])}`

@@ -268,27 +268,28 @@ const v3OrderResponse = (baseUrl: string, order: V3OrderRequest | undefined, id:
   const at = new Date("2026-03-01T12:00:00.000Z")
   const stored: StoredOrder | undefined = order === undefined ? undefined : {
     id,
-    store_id: 1,
+    storeId: 1,
     source,
-    integration_id: order.integration_id,
+    integrationId: order.integration_id,
     status: "received",
-    store_order_id: order.store_order_id ?? null,
-    store_order_number: order.store_order_number ?? null,
-    total_amount: order.total_amount,
-    app_total: order.total_amount,
+    storeOrderId: order.store_order_id ?? null,
+    storeOrderNumber: order.store_order_number ?? null,
+    totalAmount: order.total_amount,
+    appTotal: order.total_amount,
     currency: order.currency ?? "USD",
-    shipping_method: order.shipping_method ?? null,
+    shippingMethod: order.shipping_method ?? null,
     customer: order.customer ?? null,
-    billing_address: order.billing_address ?? null,
-    shipping_address: order.shipping_address ?? null,
-    line_items: (order.line_items ?? []).map((item) => ({
-      ...item,
-      unit_price_amount: 24900,
+    billingAddress: order.billing_address ?? null,
+    shippingAddress: order.shipping_address ?? null,
+    lineItems: (order.line_items ?? []).map((item) => ({
+      productId: item.product_id,
+      quantity: item.quantity,
+      unitPriceAmount: 24900,
       currency: "USD",
       title: "Custom neon sign: Open Late"
     })),
-    created_at: at,
-    updated_at: at
+    createdAt: at,
+    updatedAt: at
   }
   return envelope(baseUrl, stored === undefined ? undefined : orderView(stored), `/api/v3/orders/${id}`)
 }

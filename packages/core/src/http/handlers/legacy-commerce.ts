@@ -103,13 +103,13 @@ export const LegacyCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "legacy
           const v3 = translated.success
           yield* products.syncLegacy(storeId, {
             kind: "legacy",
-            customiser_id: customiser.id,
-            integration_id: integration?.id ?? null,
-            store_product_id: payload.product_id,
+            customiserId: customiser.id,
+            integrationId: integration?.id ?? null,
+            storeProductId: payload.product_id,
             title: v3.title,
             description: null,
-            price_amount: v3.price_amount,
-            compare_price: null,
+            priceAmount: v3.price_amount,
+            comparePrice: null,
             currency: v3.currency,
             details: {
               ...(v3.customisations === undefined ? {} : { customisations: v3.customisations }),

@@ -37,8 +37,8 @@ export const OperatorCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "oper
           const imported = yield* orders.importMany(
             params.store_id,
             payload.orders.map((order) => ({
-              created_at: new Date(order.created_at),
-              total_amount: order.total_amount,
+              createdAt: new Date(order.created_at),
+              totalAmount: order.total_amount,
               currency: order.currency,
               customer: order.customer ?? null
             }))
@@ -51,9 +51,9 @@ export const OperatorCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "oper
           const imported = yield* products.importMany(
             params.store_id,
             payload.products.map((product) => ({
-              created_at: new Date(product.created_at),
+              createdAt: new Date(product.created_at),
               title: product.title,
-              price_amount: product.price_amount,
+              priceAmount: product.price_amount,
               currency: product.currency,
               legacy: product.legacy === true
             }))

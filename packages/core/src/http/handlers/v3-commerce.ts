@@ -27,13 +27,13 @@ export const V3CommerceHandlers = HttpApiBuilder.group(SigncraftApi, "v3Commerce
           const integration = yield* integrations.usable(storeId, payload.integration_id, "any", "/integration_id")
           const product = yield* products.create(storeId, {
             kind: "product",
-            customiser_id: customiser.id,
-            integration_id: integration.id,
-            store_product_id: payload.store_product_id ?? null,
+            customiserId: customiser.id,
+            integrationId: integration.id,
+            storeProductId: payload.store_product_id ?? null,
             title: payload.title,
             description: null,
-            price_amount: payload.price_amount,
-            compare_price: null,
+            priceAmount: payload.price_amount,
+            comparePrice: null,
             currency: payload.currency,
             details: {
               ...(payload.customisations === undefined ? {} : { customisations: payload.customisations }),
