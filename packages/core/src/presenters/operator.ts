@@ -1,5 +1,6 @@
 import { formatTimestampV3 } from "../domain/timestamp.js"
 import type { UsageRecord } from "../services/deprecated-usage.js"
+import type { Connection } from "../services/oauth/connections.js"
 import type { Store } from "../services/identity.js"
 import type { IntegrationRecord } from "../services/integrations.js"
 
@@ -29,4 +30,14 @@ export const deprecatedUsageView = (usage: UsageRecord) => ({
   operation: usage.operation,
   count: usage.count,
   last_seen_at: formatTimestampV3(usage.lastSeenAt)
+})
+
+/** A live connector grant as the operator API lists it. */
+export const connectionView = (connection: Connection) => ({
+  id: connection.id,
+  client_id: connection.clientId,
+  client_name: connection.clientName,
+  person_id: connection.personId,
+  scopes: connection.scopes,
+  created_at: formatTimestampV3(connection.createdAt)
 })

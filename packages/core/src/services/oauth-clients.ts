@@ -7,30 +7,36 @@ import type { Scope } from "../domain/scopes.js"
 import { JsonStrings, jsonb, orUndefined, StoredScopes, storedJson, Timestamp } from "./oauth/rows.js"
 import { Settings } from "./settings.js"
 
-/** A registered connector client; its fields keep their RFC 7591 metadata names. */
+/** A registered connector client (RFC 7591 metadata: `clientId` is `client_id`, and so on). */
 export interface OAuthClient {
-  readonly client_id: string
-  readonly client_name: string | null
-  readonly redirect_uris: ReadonlyArray<string>
-  readonly grant_types: ReadonlyArray<ClientGrantType>
+  readonly clientId: string
+  readonly clientName: string | null
+  readonly redirectUris: ReadonlyArray<string>
+  readonly grantTypes: ReadonlyArray<ClientGrantType>
   readonly scope: ReadonlyArray<Scope> | null
   /** Registered by the operator rather than self-registered; self-registered clients show as Unverified. */
   readonly verified: boolean
-  readonly created_at: Date
+  readonly createdAt: Date
 }
 
 const GRANT_TYPES: ReadonlyArray<ClientGrantType> = ["authorization_code", "refresh_token"]
 
 // A row of `oauth_clients`, decoded straight into the record.
 const ClientRow = Schema.Struct({
-  client_id: Schema.String,
-  client_name: Schema.NullOr(Schema.String),
-  redirect_uris: JsonStrings,
-  grant_types: storedJson(Schema.Array(Schema.Literals(GRANT_TYPES))),
+  clientId: Schema.String,
+  clientName: Schema.NullOr(Schema.String),
+  redirectUris: JsonStrings,
+  grantTypes: storedJson(Schema.Array(Schema.Literals(GRANT_TYPES))),
   scope: Schema.NullOr(StoredScopes),
   verified: Schema.Boolean,
-  created_at: Timestamp
-})
+  createdAt: Timestamp
+}).pipe(Schema.encodeKeys({
+  clientId: "client_id",
+  clientName: "client_name",
+  redirectUris: "redirect_uris",
+  grantTypes: "grant_types",
+  createdAt: "created_at"
+}))
 
 // The caller's registration attempts in the last hour and day, and the seconds until each window frees one.
 const AttemptCounts = Schema.Struct({

@@ -18,13 +18,15 @@ export interface PersonSession {
 export interface ConnectableStore {
   readonly id: number
   readonly name: string
-  readonly company_name: string
+  readonly companyName: string
 }
 
 // A person's sign-in credentials, a live session and a connectable Store, as their rows decode.
 const PersonRow = Schema.Struct({ id: Schema.Int, email: Schema.String, passwordHash: Schema.String })
 const SessionRow = Schema.Struct({ personId: Schema.Int, email: Schema.String, csrfToken: Schema.String })
-const StoreRow = Schema.Struct({ id: Schema.Int, name: Schema.String, company_name: Schema.String })
+const StoreRow = Schema.Struct({ id: Schema.Int, name: Schema.String, companyName: Schema.String }).pipe(
+  Schema.encodeKeys({ companyName: "company_name" })
+)
 
 /** Why a sign-in was refused. */
 export type SignInRefusal = "bad_credentials" | "too_many_attempts"
@@ -72,7 +74,6 @@ export class OAuthSessions extends Context.Service<OAuthSessions, {
             FROM oauth_sessions s JOIN persons p ON p.id = s.person_id
             WHERE s.session_hash = ${sessionHash} AND s.expires_at > now()`
       })
-      // The record keeps `company_name`: it is what the consent page shows.
       const findStores = SqlSchema.findAll({
         Request: Schema.Int,
         Result: StoreRow,

@@ -10,7 +10,7 @@ export type EventTopic = "product:created" | "order:created" | "form:submitted"
 /** An event recorded in the outbox. */
 export interface RecordedEvent {
   readonly id: number
-  readonly store_id: number
+  readonly storeId: number
   readonly topic: EventTopic
   /** How many deliveries were queued: one per active subscription of the topic in the Store. */
   readonly deliveries: number
@@ -48,7 +48,7 @@ export class Outbox extends Context.Service<Outbox, {
             SELECT event.id, (SELECT count(*) FROM fanned) AS deliveries FROM event`.pipe(
             Effect.orDie,
             Effect.flatMap(decodeSingleRow(EnqueuedRow)),
-            Effect.map((row) => ({ id: row.id, store_id: storeId, topic, deliveries: row.deliveries }))
+            Effect.map((row) => ({ id: row.id, storeId, topic, deliveries: row.deliveries }))
           )
         }
       })

@@ -3,7 +3,9 @@ import { SqlClient } from "effect/sql"
 import { decodeFirstRow, RowNumber } from "../storage/rows.js"
 
 const firstUsed = decodeFirstRow(Schema.Struct({ used: RowNumber }))
-const firstCooldown = decodeFirstRow(Schema.Struct({ next_allowed_at: RowNumber }))
+const firstCooldown = decodeFirstRow(
+  Schema.Struct({ nextAllowedAt: RowNumber }).pipe(Schema.encodeKeys({ nextAllowedAt: "next_allowed_at" }))
+)
 import { Settings } from "./settings.js"
 
 /** What is left of a quota's window, as this process knows it. */
@@ -203,7 +205,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
             Effect.orDie,
             Effect.flatMap(firstCooldown)
           )
-          const nextAllowed = Option.getOrUndefined(found)?.next_allowed_at ?? next
+          const nextAllowed = Option.getOrUndefined(found)?.nextAllowedAt ?? next
           return { _tag: "Limited", retryAfterSeconds: Math.max(1, Math.ceil((nextAllowed - now) / 1000)) } as const
         })
 

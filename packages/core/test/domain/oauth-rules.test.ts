@@ -217,7 +217,7 @@ describe("checkRegistration", () => {
 })
 
 describe("checkAuthorizationRequest", () => {
-  const client = { client_id: "c1", redirect_uris: ["https://a.example/cb", "http://127.0.0.1:9/cb"], scope: null }
+  const client = { clientId: "c1", redirectUris: ["https://a.example/cb", "http://127.0.0.1:9/cb"], scope: null }
   const challenge = s256("a".repeat(43))
   const agent = "https://api.example.com/mcp"
   const request = (overrides: Record<string, string | undefined>) => {
@@ -279,7 +279,7 @@ describe("checkAuthorizationRequest", () => {
   })
 
   it("defaults the scope to every scope, and the redirect URI to the only one registered", () => {
-    const single = { ...client, redirect_uris: ["https://a.example/cb"] }
+    const single = { ...client, redirectUris: ["https://a.example/cb"] }
     const verdict = checkAuthorizationRequest(request({ scope: undefined, redirect_uri: undefined }), single, agent)
     expect(verdict).toMatchObject({ _tag: "Valid", request: { scopes: SCOPES, redirectUriGiven: false } })
   })

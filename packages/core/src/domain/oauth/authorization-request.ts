@@ -5,8 +5,8 @@ import { parseScopeParam } from "./scope-param.js"
 
 /** What the authorization endpoint needs to know about the client named in a request. */
 export interface AuthorizingClient {
-  readonly client_id: string
-  readonly redirect_uris: ReadonlyArray<string>
+  readonly clientId: string
+  readonly redirectUris: ReadonlyArray<string>
   readonly scope: ReadonlyArray<Scope> | null
 }
 
@@ -73,18 +73,18 @@ export const checkAuthorizationRequest = (
   const clientId = single(params, "client_id")
   if (clientId === undefined || clientId === "") return direct("invalid_request", "client_id is required.")
   if (clientId === "repeated") return direct("invalid_request", "client_id must be sent once.")
-  if (client === undefined || client.client_id !== clientId) return direct("invalid_client", "Unknown client.")
+  if (client === undefined || client.clientId !== clientId) return direct("invalid_client", "Unknown client.")
 
   const given = single(params, "redirect_uri")
   if (given === "repeated") return direct("invalid_request", "redirect_uri must be sent once.")
   let redirectUri: string
   if (given === undefined) {
-    const [only, ...others] = client.redirect_uris
+    const [only, ...others] = client.redirectUris
     if (only === undefined || others.length > 0) {
       return direct("invalid_request", "redirect_uri is required when the client registered several.")
     }
     redirectUri = only
-  } else if (client.redirect_uris.includes(given)) {
+  } else if (client.redirectUris.includes(given)) {
     redirectUri = given
   } else {
     return direct("invalid_request", "redirect_uri does not exactly match a registered redirect URI.")

@@ -1,4 +1,4 @@
-import { deprecatedUsageView, operatorStoreView } from "../../presenters/operator.js"
+import { connectionView, deprecatedUsageView, operatorStoreView } from "../../presenters/operator.js"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ValidationFailed } from "../../domain/errors.js"
@@ -113,7 +113,7 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
         Effect.gen(function*() {
           yield* identity.findStore(params.store_id)
           const connections = yield* grants.listConnections(params.store_id)
-          return { data: connections.map((c) => ({ ...c, created_at: formatTimestampV3(c.created_at) })) }
+          return { data: connections.map(connectionView) }
         }))
       .handle("revokeConnection", ({ params }) => grants.revokeConnection(params.connection_id))
   }))

@@ -79,7 +79,7 @@ export const consentPage = (
   const [first] = stores
   const storeField = stores.length > 1
     ? `<label for="store_id">Store</label><select id="store_id" name="store_id">${
-      stores.map((s) => `<option value="${s.id}">${escapeHtml(s.name)} (${escapeHtml(s.company_name)})</option>`).join("")
+      stores.map((s) => `<option value="${s.id}">${escapeHtml(s.name)} (${escapeHtml(s.companyName)})</option>`).join("")
     }</select>`
     : first === undefined
     ? ""

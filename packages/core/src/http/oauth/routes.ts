@@ -132,11 +132,11 @@ const register = (request: HttpServerRequest.HttpServerRequest) =>
     // The quota counts this attempt before anything about it is checked.
     const client = yield* (yield* OAuthClients).register(body, info.clientIp)
     return oauthJson({
-      client_id: client.client_id,
-      client_id_issued_at: Math.floor(client.created_at.getTime() / 1000),
-      ...(client.client_name === null ? {} : { client_name: client.client_name }),
-      redirect_uris: client.redirect_uris,
-      grant_types: client.grant_types,
+      client_id: client.clientId,
+      client_id_issued_at: Math.floor(client.createdAt.getTime() / 1000),
+      ...(client.clientName === null ? {} : { client_name: client.clientName }),
+      redirect_uris: client.redirectUris,
+      grant_types: client.grantTypes,
       response_types: ["code"],
       token_endpoint_auth_method: "none",
       ...(client.scope === null ? {} : { scope: client.scope.join(" ") })
@@ -154,7 +154,7 @@ const token = (request: HttpServerRequest.HttpServerRequest) =>
     const resources = params.getAll("resource")
     if (grantType === "authorization_code") {
       const response = yield* grants.exchangeCode({
-        clientId: client.client_id,
+        clientId: client.clientId,
         code: yield* requireParam(params, "code"),
         codeVerifier: yield* one(params, "code_verifier"),
         redirectUri: yield* one(params, "redirect_uri"),
@@ -164,7 +164,7 @@ const token = (request: HttpServerRequest.HttpServerRequest) =>
     }
     if (grantType === "refresh_token") {
       const response = yield* grants.refresh({
-        clientId: client.client_id,
+        clientId: client.clientId,
         refreshToken: yield* requireParam(params, "refresh_token"),
         scope: yield* one(params, "scope"),
         resources
@@ -184,12 +184,12 @@ const revoke = (request: HttpServerRequest.HttpServerRequest) =>
     const params = yield* readForm(request)
     const client = yield* publicClient(request, params)
     const presented = yield* requireParam(params, "token")
-    yield* (yield* OAuthGrants).revokeToken(client.client_id, presented)
+    yield* (yield* OAuthGrants).revokeToken(client.clientId, presented)
     return oauthJson({})
   }))
 
 const displayOf = (client: OAuthClient, redirectUri: string): ClientDisplay => ({
-  name: client.client_name ?? client.client_id,
+  name: client.clientName ?? client.clientId,
   verified: client.verified,
   redirectHost: new URL(redirectUri).host
 })
@@ -239,7 +239,7 @@ const refusal = (
   Effect.gen(function*() {
     if (client === undefined) return directRefusal({ _tag: "Direct", error: verdict.error, description: verdict.description })
     const session = yield* currentSession(request)
-    const approved = session !== undefined && (yield* (yield* OAuthSessions).hasApproved(session.personId, client.client_id))
+    const approved = session !== undefined && (yield* (yield* OAuthSessions).hasApproved(session.personId, client.clientId))
     if (mayRedirectError(client, approved)) return refusalRedirect(verdict)
     const display = displayOf(client, verdict.redirectUri)
     return htmlPage(refusalPage(display, verdict.error, verdict.description)).pipe(HttpServerResponse.setStatus(400))

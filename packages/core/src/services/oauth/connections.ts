@@ -6,22 +6,21 @@ import { StoredScopes, Timestamp } from "./rows.js"
 /** A live connection as the operator API lists it. */
 export interface Connection {
   readonly id: number
-  readonly client_id: string
-  readonly client_name: string | null
-  readonly person_id: number
+  readonly clientId: string
+  readonly clientName: string | null
+  readonly personId: number
   readonly scopes: ReadonlyArray<Scope>
-  readonly created_at: Date
+  readonly createdAt: Date
 }
 
-// The record is the operator API's wire shape, so the row keeps its snake_case names.
 const ConnectionRow = Schema.Struct({
   id: Schema.Int,
-  client_id: Schema.String,
-  client_name: Schema.NullOr(Schema.String),
-  person_id: Schema.Int,
+  clientId: Schema.String,
+  clientName: Schema.NullOr(Schema.String),
+  personId: Schema.Int,
   scopes: StoredScopes,
-  created_at: Timestamp
-})
+  createdAt: Timestamp
+}).pipe(Schema.encodeKeys({ clientId: "client_id", clientName: "client_name", personId: "person_id", createdAt: "created_at" }))
 
 /** The connections of a Store, and the pruning of spent codes and tokens. */
 export const makeConnections = Effect.gen(function*() {

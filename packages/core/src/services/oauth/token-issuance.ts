@@ -37,7 +37,7 @@ export const makeTokenIssuance = Effect.gen(function*() {
   return {
     /** Whether the client registered the `refresh_token` grant type. */
     clientMayRefresh: (clientId: string) =>
-      Effect.map(clients.find(clientId), (client) => client?.grant_types.includes("refresh_token") === true),
+      Effect.map(clients.find(clientId), (client) => client?.grantTypes.includes("refresh_token") === true),
 
     /**
      * Writes the new token rows and signs the access token; runs inside the caller's transaction.
