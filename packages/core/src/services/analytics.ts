@@ -8,7 +8,9 @@ import { decodeRows, decodeSingleRow, RowNumber } from "../storage/rows.js"
 
 // Sums stay as the driver gives them: `summariseRevenue` refuses any that is not an exact integer.
 const SqlInteger = Schema.Union([Schema.Number, Schema.String, Schema.BigInt])
-const RevenueRow = Schema.Struct({ currency: Schema.NullOr(Schema.String), amount: SqlInteger, order_count: SqlInteger })
+const RevenueRow = Schema.Struct({ currency: Schema.NullOr(Schema.String), amount: SqlInteger, orderCount: SqlInteger }).pipe(
+  Schema.encodeKeys({ orderCount: "order_count" })
+)
 const CountRow = Schema.Struct({ count: RowNumber })
 
 /**

@@ -7,7 +7,7 @@ export type SqlInteger = number | bigint | string
 export interface RevenueRow {
   readonly currency: string | null
   readonly amount: SqlInteger
-  readonly order_count: SqlInteger
+  readonly orderCount: SqlInteger
 }
 
 /** A revenue bucket of `analytics_summary`: native currency (null for malformed data), minor units, orders. */
@@ -55,7 +55,7 @@ export const summariseRevenue = (rows: ReadonlyArray<RevenueRow>): ReadonlyArray
     const bucket = totals.get(currency) ?? { amount: 0n, orders: 0n }
     totals.set(currency, {
       amount: bucket.amount + toBigInt(row.amount, "amount"),
-      orders: bucket.orders + toBigInt(row.order_count, "order_count")
+      orders: bucket.orders + toBigInt(row.orderCount, "order_count")
     })
   }
   return [...totals]
