@@ -556,7 +556,7 @@ const oauthEntries: ReadonlyArray<FuzzEntry> = [
     method: "POST",
     path: "/oauth/authorize",
     variant: "sign-in form",
-    format: "oauth",
+    format: "oauth-page",
     encoding: "form",
     success: 303,
     prepare: async (world, purpose) => {
@@ -569,7 +569,7 @@ const oauthEntries: ReadonlyArray<FuzzEntry> = [
     method: "POST",
     path: "/oauth/authorize",
     variant: "consent form",
-    format: "oauth",
+    format: "oauth-page",
     encoding: "form",
     success: 303,
     prepare: async (world) => ({ params: {}, body: world.consentForm, headers: world.consentHeaders })

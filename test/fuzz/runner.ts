@@ -109,7 +109,7 @@ const related = (named: string, pointer: string) =>
 // Whether a refusal names the field at `path`: by pointer (problem), dotted key (legacy), or in
 // the RFC 6749 `error_description` (OAuth), which has no member for it.
 const namesField = (format: FuzzEntry["format"], answer: Answer, path: ReadonlyArray<Segment>): boolean => {
-  if (format === "oauth") {
+  if (format === "oauth" || format === "oauth-page") {
     const name = [...path].reverse().find((segment) => typeof segment === "string")
     return name !== undefined && answer.text.includes(name)
   }

@@ -3,8 +3,11 @@
  * name what is wrong with an answer, or answer undefined when it is right.
  */
 
-/** Which error format an endpoint answers in. */
-export type ErrorFormat = "problem" | "legacy" | "oauth" | "agent"
+/**
+ * Which error format an endpoint answers in. `oauth-page`: the authorization endpoint's forms,
+ * which people fill in, answer an error as RFC 6749 JSON or as the form's HTML page showing it.
+ */
+export type ErrorFormat = "problem" | "legacy" | "oauth" | "oauth-page" | "agent"
 
 /** An answer as the suite read it: status, content type and the body text. */
 export interface Answer {
@@ -89,6 +92,8 @@ export const answerFault = (format: ErrorFormat, answer: Answer): string | undef
       return legacyFault(answer)
     case "oauth":
       return oauthFault(answer)
+    case "oauth-page":
+      return answer.contentType.startsWith("text/html") && answer.text.startsWith("<!doctype html>") ? undefined : oauthFault(answer)
   }
 }
 

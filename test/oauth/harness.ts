@@ -2,6 +2,7 @@ import { Effect, Exit, Layer, Redacted, Scope } from "effect"
 import type { SqlClient } from "effect/sql"
 import { createHash, randomBytes } from "node:crypto"
 import { makeAgentWebHandler, makeWebHandler } from "../../packages/core/src/app.js"
+import { clientAddressContext } from "../../packages/core/src/http/request-info.js"
 import { defaultSettings, type ServiceSettings } from "../../packages/core/src/services/settings.js"
 import { layerDatabase, type DatabaseConfig } from "../../packages/core/src/storage/database.js"
 import { OPERATOR_TOKEN } from "../support/app.js"
@@ -75,11 +76,13 @@ export const startOAuthApp = (
   const baseOrigin = settings.baseUrl
   const agentOrigin = settings.mcpUrl === undefined ? settings.baseUrl : new URL(settings.mcpUrl).origin
 
-  /** Sends a request to whichever origin the URL names. */
-  const fetchApp = (url: string, init: RequestInit = {}): Promise<Response> => {
+  /** Sends a request to whichever origin the URL names, from `clientIp` when given. */
+  const fetchApp = (url: string, init: RequestInit = {}, clientIp?: string): Promise<Response> => {
     const target = new URL(url, baseOrigin)
     const handler = agentApp !== undefined && target.origin === agentOrigin ? agentApp : app
-    return handler.handler(new Request(target, init))
+    return clientIp === undefined
+      ? handler.handler(new Request(target, init))
+      : handler.handler(new Request(target, init), clientAddressContext(clientIp))
   }
   /**
    * A second instance of the API over the same database, built on first use: its own services and
@@ -117,7 +120,12 @@ export const startOAuthApp = (
       headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) })
     })
-  const form = (path: string, params: Record<string, string | ReadonlyArray<string>>, headers: Record<string, string> = {}) => {
+  const form = (
+    path: string,
+    params: Record<string, string | ReadonlyArray<string>>,
+    headers: Record<string, string> = {},
+    clientIp?: string
+  ) => {
     const body = new URLSearchParams()
     for (const [name, value] of Object.entries(params)) {
       for (const item of typeof value === "string" ? [value] : value) body.append(name, item)
@@ -126,7 +134,7 @@ export const startOAuthApp = (
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
       body: body.toString()
-    })
+    }, clientIp)
   }
   const formJson = async (path: string, params: Record<string, string | ReadonlyArray<string>>) => {
     const response = await form(path, params)

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { layerServices } from "../../packages/core/src/app.js"
 import { Credentials } from "../../packages/core/src/services/credentials.js"
 import { Identity } from "../../packages/core/src/services/identity.js"
-import { RateLimiter } from "../../packages/core/src/services/rate-limiter.js"
+import { bucketKey, RateLimiter } from "../../packages/core/src/services/rate-limiter.js"
 import { layerDatabase } from "../../packages/core/src/storage/database.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { defaultSettings, Settings } from "../../packages/core/src/services/settings.js"
@@ -31,7 +31,7 @@ describe.each(databaseVariants())("hot path services ($name database)", (variant
   const usedIn = (bucket: string) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const rows = yield* sql<{ used: number }>`SELECT used FROM rate_limit_windows WHERE bucket = ${bucket}`
+      const rows = yield* sql<{ used: number }>`SELECT used FROM rate_limit_windows WHERE bucket = ${bucketKey(bucket)}`
       return rows.map((row) => Number(row.used))
     })
 
@@ -55,6 +55,36 @@ describe.each(databaseVariants())("hot path services ($name database)", (variant
     const bucket = `test:usual:${Date.now()}`
     await run(takeConcurrently(bucket, 600, 5))
     expect(await run(usedIn(bucket))).toEqual([32])
+  })
+
+  it("keeps windows under fixed-length names, bounded in memory, and only once a request was admitted", async () => {
+    const small = ManagedRuntime.make(
+      RateLimiter.layerWith({ maxWindows: 3 }).pipe(Layer.provide(testSettings), Layer.provideMerge(layerDatabase(db.config)))
+    )
+    try {
+      const result = await small.runPromise(Effect.gen(function*() {
+        const limiter = yield* RateLimiter
+        const sql = yield* SqlClient.SqlClient
+        const stamp = Date.now()
+        // A refused bucket (a spent quota) never enters memory.
+        const refused = yield* limiter.take(`test:refused:${stamp}`, 0, 60)
+        const afterRefusal = limiter.windowsInMemory()
+        for (let i = 0; i < 5; i++) yield* limiter.take(`test:bounded:${stamp}:${i}`, 10, 60)
+        // A name of 900 KB is stored under its hash.
+        const huge = `test:huge:${stamp}:${"x".repeat(900_000)}`
+        yield* limiter.take(huge, 10, 60)
+        const stored = yield* sql<{ bucket: string }>`SELECT bucket FROM rate_limit_windows WHERE bucket = ${bucketKey(huge)}`
+        const longest = yield* sql<{ longest: number }>`SELECT max(length(bucket))::int AS longest FROM rate_limit_windows`
+        return { refused, afterRefusal, inMemory: limiter.windowsInMemory(), stored, longest: longest[0]?.longest }
+      }))
+      expect(result.refused._tag).toBe("Limited")
+      expect(result.afterRefusal).toBe(0)
+      expect(result.inMemory).toBe(3)
+      expect(result.stored).toHaveLength(1)
+      expect(result.longest).toBe(43)
+    } finally {
+      await small.dispose()
+    }
   })
 
   it("admits exactly the limit among concurrent requests", async () => {

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema, Semaphore } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { hashSecret, newSecret } from "../domain/oauth/tokens.js"
 import { hashPassword, verifyPassword } from "../domain/password.js"
@@ -29,13 +29,33 @@ const StoreRow = Schema.Struct({ id: Schema.Int, name: Schema.String, companyNam
 )
 
 /** Why a sign-in was refused. */
-export type SignInRefusal = "bad_credentials" | "too_many_attempts"
+export type SignInRefusal =
+  | { readonly _tag: "BadCredentials" }
+  /** Longer than any email can be: refused before any work. */
+  | { readonly _tag: "InvalidEmail" }
+  /** Too many failed sign-ins from this address, or for this account. */
+  | { readonly _tag: "TooManyAttempts"; readonly retryAfterSeconds: number }
+  /** Every password-hash slot of this process is taken. */
+  | { readonly _tag: "Busy"; readonly retryAfterSeconds: number }
 
 /** How long a consent-screen session lasts. */
 export const SESSION_TTL_HOURS = 8
-// Password guesses per address and email: generous for people, useless for guessing.
-const SIGN_IN_ATTEMPTS = 10
-const SIGN_IN_WINDOW_SECONDS = 300
+/** The longest email a sign-in looks at (RFC 5321's limit on a path); a longer one is refused unread. */
+export const MAX_EMAIL_LENGTH = 254
+/**
+ * Failed sign-ins allowed per client address whatever the emails (guessing across accounts), and
+ * per account whatever the addresses (guessing one password), in a window: generous for people,
+ * useless for guessing.
+ */
+export const FAILED_SIGN_INS_PER_ADDRESS = 20
+export const FAILED_SIGN_INS_PER_ACCOUNT = 10
+export const FAILED_SIGN_IN_WINDOW_SECONDS = 900
+/**
+ * Password hashes (scrypt: about 0.7 s and 128 MiB each) this process runs at once. Sign-ins
+ * past it are refused at once (429), never queued, so they can neither exhaust memory nor fill
+ * the thread pool that DNS lookups and file access share.
+ */
+export const MAX_CONCURRENT_PASSWORD_HASHES = 2
 
 /** Sign-in of merchant persons for the consent screen, and the Stores they may connect. */
 export class OAuthSessions extends Context.Service<OAuthSessions, {
@@ -59,6 +79,8 @@ export class OAuthSessions extends Context.Service<OAuthSessions, {
       // Unknown emails still cost one scrypt run, so timing does not reveal who has an account.
       let decoy: Promise<string> | undefined
       const decoyHash = () => (decoy ??= hashPassword("signcraft-decoy-password"))
+      const hashSlots = Semaphore.makeUnsafe(MAX_CONCURRENT_PASSWORD_HASHES)
+      const refuse = (refusal: SignInRefusal) => Effect.fail(refusal)
 
       const findPerson = SqlSchema.findOneOption({
         Request: Schema.String,
@@ -87,13 +109,27 @@ export class OAuthSessions extends Context.Service<OAuthSessions, {
       return OAuthSessions.of({
         signIn: (email, password, ip) =>
           Effect.gen(function*() {
+            if (email.length > MAX_EMAIL_LENGTH) return yield* refuse({ _tag: "InvalidEmail" })
             const normalised = email.trim().toLowerCase()
-            const admission = yield* limiter.take(`oauth-sign-in:${ip}:${normalised}`, SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_SECONDS)
-            if (admission._tag === "Limited") return yield* Effect.fail("too_many_attempts" as const)
-            const person = yield* orUndefined(findPerson(normalised))
-            const stored = person?.passwordHash ?? (yield* Effect.promise(decoyHash))
-            const matches = yield* Effect.promise(() => verifyPassword(password, stored))
-            if (person === undefined || !matches) return yield* Effect.fail("bad_credentials" as const)
+            const addressBucket = `oauth-sign-in-failures:address:${ip}`
+            const accountBucket = `oauth-sign-in-failures:account:${normalised}`
+            for (const [bucket, limit] of [[addressBucket, FAILED_SIGN_INS_PER_ADDRESS], [accountBucket, FAILED_SIGN_INS_PER_ACCOUNT]] as const) {
+              const left = yield* limiter.spent(bucket, limit, FAILED_SIGN_IN_WINDOW_SECONDS)
+              if (left._tag === "Limited") return yield* refuse({ _tag: "TooManyAttempts", retryAfterSeconds: left.retryAfterSeconds })
+            }
+            const checked = yield* Effect.gen(function*() {
+              const person = yield* orUndefined(findPerson(normalised))
+              const stored = person?.passwordHash ?? (yield* Effect.promise(decoyHash))
+              const matches = yield* Effect.promise(() => verifyPassword(password, stored))
+              return matches ? person : undefined
+            }).pipe(hashSlots.withPermitsIfAvailable(1))
+            if (Option.isNone(checked)) return yield* refuse({ _tag: "Busy", retryAfterSeconds: 1 })
+            const person = checked.value
+            if (person === undefined) {
+              yield* limiter.take(addressBucket, FAILED_SIGN_INS_PER_ADDRESS, FAILED_SIGN_IN_WINDOW_SECONDS)
+              yield* limiter.take(accountBucket, FAILED_SIGN_INS_PER_ACCOUNT, FAILED_SIGN_IN_WINDOW_SECONDS)
+              return yield* refuse({ _tag: "BadCredentials" })
+            }
             const token = newSecret("sc_sess_")
             const csrfToken = newSecret("sc_csrf_")
             yield* sql`

@@ -1,12 +1,23 @@
+import { hash } from "node:crypto"
 import { Clock, Context, Effect, Layer, Option, Schema, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeFirstRow, RowNumber } from "../storage/rows.js"
+import { Settings } from "./settings.js"
 
 const firstUsed = decodeFirstRow(Schema.Struct({ used: RowNumber }))
 const firstCooldown = decodeFirstRow(
   Schema.Struct({ nextAllowedAt: RowNumber }).pipe(Schema.encodeKeys({ nextAllowedAt: "next_allowed_at" }))
 )
-import { Settings } from "./settings.js"
+
+/**
+ * The stored name of a bucket: a fixed-length hash of the name its caller built, so a bucket
+ * named after client input (an email, an address) costs the same few bytes in memory and in the
+ * database however long that input is.
+ */
+export const bucketKey = (bucket: string): string => hash("sha256", bucket, "base64url")
+
+/** Most windows this process keeps in memory; past it the least recently admitted is forgotten. */
+export const MAX_WINDOWS_IN_MEMORY = 20_000
 
 /** What is left of a quota's window, as this process knows it. */
 export interface QuotaState {
@@ -70,6 +81,13 @@ export class RateLimiter extends Context.Service<RateLimiter, {
   readonly quotaState: (bucket: string, limit: number, windowSeconds: number, now: number) => QuotaState
   /** Admits at most one request per `intervalSeconds`, measured from the last admitted one. */
   readonly cooldown: (bucket: string, intervalSeconds: number) => Effect.Effect<Admission>
+  /**
+   * Whether `bucket`'s current window is spent, asking the database; takes nothing. For limits on
+   * failures: check before the attempt, `take` once it has failed.
+   */
+  readonly spent: (bucket: string, limit: number, windowSeconds: number) => Effect.Effect<Admission>
+  /** How many windows this process holds in memory (bounded by {@link MAX_WINDOWS_IN_MEMORY}). */
+  readonly windowsInMemory: () => number
   /** Drops the counters of windows that ended before `olderThanMs`. */
   readonly prune: (olderThanMs: number) => Effect.Effect<void>
   /** Takes one request from the client address's quota (`RATE_LIMIT_PER_IP` a minute). */
@@ -80,7 +98,8 @@ export class RateLimiter extends Context.Service<RateLimiter, {
    */
   readonly admitIpHeldUnsafe: (ip: string, now: number) => Admission | undefined
 }>()("signcraft/RateLimiter") {
-  static readonly layer = Layer.effect(
+  /** The limiter keeping at most `maxWindows` windows in memory. */
+  static readonly layerWith = (options: { readonly maxWindows: number }) => Layer.effect(
     RateLimiter,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -103,9 +122,23 @@ export class RateLimiter extends Context.Service<RateLimiter, {
         return Math.max(1, Math.min(cap, Math.floor((limit - used) / LEASE_FRACTION)))
       }
 
-      const stateFor = (bucket: string, windowStart: number, limit: number): WindowState => {
-        const current = windows.get(bucket)
-        if (current !== undefined && current.windowStart === windowStart) return current
+      // Windows whose first lease is in flight, so concurrent first requests share one lease.
+      // It holds no more entries than requests are in flight, and each leaves when its lease ends.
+      const pending = new Map<string, WindowState>()
+
+      const heldState = (key: string, windowStart: number): WindowState | undefined => {
+        const current = windows.get(key)
+        return current !== undefined && current.windowStart === windowStart ? current : undefined
+      }
+
+      // The window a bucket is in now, as this process knows it. A window not yet in memory is
+      // only kept (`remember`) once a request was admitted from it, so refused callers never grow
+      // the map.
+      const stateFor = (key: string, windowStart: number, limit: number): WindowState => {
+        const current = heldState(key, windowStart)
+        if (current !== undefined) return current
+        const inFlight = pending.get(key)
+        if (inFlight !== undefined && inFlight.windowStart === windowStart) return inFlight
         const fresh: WindowState = {
           windowStart,
           used: 0,
@@ -114,8 +147,27 @@ export class RateLimiter extends Context.Service<RateLimiter, {
           lease: nextLease(limit, 0),
           gate: Semaphore.makeUnsafe(1)
         }
-        windows.set(bucket, fresh)
+        pending.set(key, fresh)
         return fresh
+      }
+
+      const remember = (key: string, state: WindowState) => {
+        const current = windows.get(key)
+        if (current === state) return
+        if (current !== undefined && current.windowStart === state.windowStart) {
+          // Two first requests leased concurrently: keep one state holding both leases' tokens.
+          current.tokens += state.tokens
+          current.used = Math.max(current.used, state.used)
+          return
+        }
+        windows.delete(key)
+        // Forgetting a window only forgoes the tokens it held: the database's count stays, so the
+        // quota is never exceeded, merely reached a little sooner.
+        if (windows.size >= options.maxWindows) {
+          const oldest = windows.keys().next()
+          if (oldest.done !== true) windows.delete(oldest.value)
+        }
+        windows.set(key, state)
       }
 
 
@@ -147,22 +199,25 @@ export class RateLimiter extends Context.Service<RateLimiter, {
 
       // Most requests spend a token this process already holds: that path is synchronous
       // and allocates nothing but the bucket name the caller built.
-      const takeHeldUnsafe = (bucket: string, limit: number, windowSeconds: number, now: number): Admission | undefined => {
+      const takeHeldUnsafe = (bucket: string, limit: number, windowSeconds: number, now: number): Admission | undefined =>
+        takeHeldByKey(bucketKey(bucket), limit, windowSeconds, now)
+
+      const takeHeldByKey = (key: string, limit: number, windowSeconds: number, now: number): Admission | undefined => {
         const windowMs = windowSeconds * 1000
         const windowStart = Math.floor(now / windowMs) * windowMs
-        const state = stateFor(bucket, windowStart, limit)
-        if (state.tokens > 0) {
+        const state = heldState(key, windowStart)
+        if (state !== undefined && state.tokens > 0) {
           state.tokens -= 1
           return ADMITTED
         }
-        if (state.exhausted || limit < 1) {
+        if (state?.exhausted === true || limit < 1) {
           return { _tag: "Limited", retryAfterSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)) }
         }
         return undefined
       }
 
       const holdsToken = (bucket: string, windowSeconds: number, now: number): boolean => {
-        const state = windows.get(bucket)
+        const state = windows.get(bucketKey(bucket))
         const windowMs = windowSeconds * 1000
         return state !== undefined && state.tokens > 0 && state.windowStart === Math.floor(now / windowMs) * windowMs
       }
@@ -171,7 +226,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
         const windowMs = windowSeconds * 1000
         const windowStart = Math.floor(now / windowMs) * windowMs
         const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000))
-        const state = windows.get(bucket)
+        const state = windows.get(bucketKey(bucket))
         if (state === undefined || state.windowStart !== windowStart) return { remaining: limit, resetSeconds }
         const remaining = state.exhausted ? state.tokens : limit - state.used + state.tokens
         return { remaining: Math.max(0, Math.min(limit, remaining)), resetSeconds }
@@ -180,28 +235,52 @@ export class RateLimiter extends Context.Service<RateLimiter, {
       const take = (bucket: string, limit: number, windowSeconds: number) =>
         Clock.clockWith((clock) => {
           const now = clock.currentTimeMillisUnsafe()
-          const held = takeHeldUnsafe(bucket, limit, windowSeconds, now)
+          const key = bucketKey(bucket)
+          const held = takeHeldByKey(key, limit, windowSeconds, now)
           if (held === ADMITTED) return admitted
           if (held !== undefined) return Effect.succeed(held)
           const windowMs = windowSeconds * 1000
           const windowStart = Math.floor(now / windowMs) * windowMs
           const retryAfterSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000))
-          const state = stateFor(bucket, windowStart, limit)
-          return state.gate.withPermits(1)(leaseOrLimit(bucket, state, limit, retryAfterSeconds))
+          const state = stateFor(key, windowStart, limit)
+          return state.gate.withPermits(1)(leaseOrLimit(key, state, limit, retryAfterSeconds)).pipe(
+            Effect.map((admission) => {
+              if (admission._tag === "Admitted") remember(key, state)
+              if (pending.get(key) === state) pending.delete(key)
+              return admission
+            })
+          )
+        })
+
+      const spent = (bucket: string, limit: number, windowSeconds: number) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const windowMs = windowSeconds * 1000
+          const windowStart = Math.floor(now / windowMs) * windowMs
+          const row = yield* sql`
+            SELECT used FROM rate_limit_windows WHERE bucket = ${bucketKey(bucket)} AND window_start = ${windowStart}`.pipe(
+            Effect.orDie,
+            Effect.flatMap(firstUsed)
+          )
+          const used = Option.getOrUndefined(row)?.used ?? 0
+          return used < limit
+            ? ADMITTED
+            : { _tag: "Limited", retryAfterSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)) } as const
         })
 
       const cooldown = (bucket: string, intervalSeconds: number) =>
         Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
           const next = now + intervalSeconds * 1000
+          const key = bucketKey(bucket)
           const admitted = yield* sql`
-            INSERT INTO rate_limit_cooldowns (bucket, next_allowed_at) VALUES (${bucket}, ${next})
+            INSERT INTO rate_limit_cooldowns (bucket, next_allowed_at) VALUES (${key}, ${next})
             ON CONFLICT (bucket) DO UPDATE SET next_allowed_at = EXCLUDED.next_allowed_at
             WHERE rate_limit_cooldowns.next_allowed_at <= ${now}
             RETURNING bucket`.pipe(Effect.orDie)
           if (admitted.length > 0) return { _tag: "Admitted" } as const
           const found = yield* sql`
-            SELECT next_allowed_at FROM rate_limit_cooldowns WHERE bucket = ${bucket}`.pipe(
+            SELECT next_allowed_at FROM rate_limit_cooldowns WHERE bucket = ${key}`.pipe(
             Effect.orDie,
             Effect.flatMap(firstCooldown)
           )
@@ -222,7 +301,21 @@ export class RateLimiter extends Context.Service<RateLimiter, {
       const admitIpHeldUnsafe = (ip: string, now: number): Admission | undefined =>
         holdsToken(ipBucket(ip), 60, now) ? takeHeldUnsafe(ipBucket(ip), rateLimitPerIpPerMinute, 60, now) : undefined
 
-      return RateLimiter.of({ take, takeHeldUnsafe, holdsToken, quotaState, cooldown, prune, admitIp, admitIpHeldUnsafe })
+      return RateLimiter.of({
+        take,
+        takeHeldUnsafe,
+        holdsToken,
+        quotaState,
+        cooldown,
+        spent,
+        windowsInMemory: () => windows.size,
+        prune,
+        admitIp,
+        admitIpHeldUnsafe
+      })
     })
   )
+
+  /** The limiter of every deployment: {@link MAX_WINDOWS_IN_MEMORY} windows at most. */
+  static readonly layer = RateLimiter.layerWith({ maxWindows: MAX_WINDOWS_IN_MEMORY })
 }

@@ -14,7 +14,7 @@ import { newSecret } from "../../domain/oauth/tokens.js"
 import { isScope } from "../../domain/scopes.js"
 import { type OAuthClient, OAuthClients } from "../../services/oauth-clients.js"
 import { OAuthGrants } from "../../services/oauth-grants.js"
-import { OAuthSessions, type PersonSession, SESSION_TTL_HOURS } from "../../services/oauth-sessions.js"
+import { MAX_EMAIL_LENGTH, OAuthSessions, type PersonSession, SESSION_TTL_HOURS, type SignInRefusal } from "../../services/oauth-sessions.js"
 import { RateLimiter } from "../../services/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
 import { CurrentRequest } from "../request-info.js"
@@ -261,14 +261,33 @@ const currentSession = (request: HttpServerRequest.HttpServerRequest) =>
     return value === undefined ? undefined : yield* (yield* OAuthSessions).find(value)
   })
 
-const showSignIn = (client: ClientDisplay, query: string, error?: string) =>
+const showSignIn = (client: ClientDisplay, query: string, error?: string, refused?: { readonly status: number; readonly retryAfter?: number }) =>
   Effect.gen(function*() {
     const policy = cookiePolicy((yield* Settings).baseUrl)
     const csrfToken = newSecret("sc_csrf_")
-    return htmlPage(signInPage(client, { csrfToken, authorizationRequest: query }, error)).pipe(
+    const page = htmlPage(signInPage(client, { csrfToken, authorizationRequest: query }, error)).pipe(
       withCookie(policy, policy.csrf, csrfToken, CSRF_COOKIE_SECONDS)
     )
+    if (refused === undefined) return page
+    const withStatus = HttpServerResponse.setStatus(page, refused.status)
+    return refused.retryAfter === undefined
+      ? withStatus
+      : HttpServerResponse.setHeader(withStatus, "retry-after", String(refused.retryAfter))
   })
+
+// What the sign-in form says of a refusal, and the status it answers with.
+const signInRefusal = (refusal: SignInRefusal): { readonly message: string; readonly status?: number; readonly retryAfter?: number } => {
+  switch (refusal._tag) {
+    case "BadCredentials":
+      return { message: "The email or password is incorrect." }
+    case "InvalidEmail":
+      return { message: `An email has at most ${MAX_EMAIL_LENGTH} characters.`, status: 400 }
+    case "TooManyAttempts":
+      return { message: "Too many failed sign-ins. Wait a few minutes and try again.", status: 429, retryAfter: refusal.retryAfterSeconds }
+    case "Busy":
+      return { message: "The service is busy signing other people in. Try again in a moment.", status: 429, retryAfter: refusal.retryAfterSeconds }
+  }
+}
 
 const showConsent = (client: ClientDisplay, request: AuthorizationRequest, session: PersonSession, query: string) =>
   Effect.gen(function*() {
@@ -322,12 +341,12 @@ const authorizePost = (request: HttpServerRequest.HttpServerRequest) =>
       const outcome = yield* (yield* OAuthSessions).signIn(form.get("email") ?? "", form.get("password") ?? "", info.clientIp)
         .pipe(Effect.result)
       if (outcome._tag === "Failure") {
+        const refused = signInRefusal(outcome.failure)
         return yield* showSignIn(
           display,
           query,
-          outcome.failure === "too_many_attempts"
-            ? "Too many sign-in attempts. Wait a few minutes and try again."
-            : "The email or password is incorrect."
+          refused.message,
+          refused.status === undefined ? undefined : { status: refused.status, ...(refused.retryAfter === undefined ? {} : { retryAfter: refused.retryAfter }) }
         )
       }
       return redirectTo(`/oauth/authorize?${query}`).pipe(
