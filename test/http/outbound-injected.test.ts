@@ -23,12 +23,18 @@ describe.each(databaseVariants())("an app built with another OutboundHttp layer 
       })
   }))
 
+  const logLines: Array<Readonly<Record<string, string | number>>> = []
+
   beforeAll(async () => {
     db = await variant.create()
-    app = await startCommerceApp(db.config, {}, { outboundHttp: stub, deliveryWorker: {
-      pollIntervalMs: 20,
-      onAttempt: (_claim, result) => attempts.push(result.next._tag)
-    } })
+    app = await startCommerceApp(db.config, {}, {
+      outboundHttp: stub,
+      log: (line) => logLines.push(line),
+      deliveryWorker: {
+        pollIntervalMs: 20,
+        onAttempt: (_claim, result) => attempts.push(result.next._tag)
+      }
+    })
   })
   afterAll(async () => {
     await app.dispose()
@@ -75,7 +81,10 @@ describe.each(databaseVariants())("an app built with another OutboundHttp layer 
       const res = await app.call("POST", `/storefront/v1/customisers/${customiserId}/designs`, { body: design })
       expect(res.status, bodyRead).toBe(502)
       expect(res.body.code).toBe("integration_callback_failed")
-      expect(res.body.detail).toContain(`(${reason})`)
+      // The reason is the Store's, kept in the log under the request id; the shopper is not told.
+      expect(res.body.detail).not.toContain(reason)
+      const logged = logLines.filter((line) => line.level === "error" && line.request_id === res.headers.get("x-request-id"))
+      expect(String(logged[0]?.message)).toContain(reason)
     }
   })
 })

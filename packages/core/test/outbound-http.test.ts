@@ -2,7 +2,6 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Effect, Exit, Result } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { guardedLookup } from "../src/services/delivery-url-guard.js"
 import {
   OUTBOUND_TIMEOUT_MS,
   OutboundHttp,
@@ -108,10 +107,10 @@ describe("OutboundHttp", () => {
     expect(seen.length).toBe(before)
   })
 
-  it("checks resolved addresses on connect in production only", () => {
-    expect(outboundPolicy("production").lookup).toBe(guardedLookup)
-    expect(outboundPolicy("test").lookup).toBeUndefined()
-    expect(outboundPolicy("development").lookup).toBeUndefined()
+  it("checks resolved addresses on connect in every environment, and allows a local receiver outside production", () => {
+    for (const environment of ["production", "test", "development"] as const) expect(outboundPolicy(environment).lookup).toBeDefined()
     expect(Result.isSuccess(outboundPolicy("development").checkUrl("http://localhost:1/"))).toBe(true)
+    expect(Result.isFailure(outboundPolicy("development").checkUrl("http://169.254.169.254/"))).toBe(true)
+    expect(Result.isFailure(outboundPolicy("production").checkUrl("https://localhost/"))).toBe(true)
   })
 })

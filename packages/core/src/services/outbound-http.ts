@@ -2,8 +2,8 @@ import { Context, Data, Effect, Layer, Result } from "effect"
 import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from "node:http"
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https"
 import type { LookupFunction } from "node:net"
-import { checkDeliveryUrl, type DeliveryUrlFault } from "../domain/delivery-url.js"
-import { guardedLookup } from "./delivery-url-guard.js"
+import { allowsLoopback, checkDeliveryUrl, type DeliveryUrlFault } from "../domain/delivery-url.js"
+import { guardedLookupFor } from "./delivery-url-guard.js"
 import { type Environment, Settings } from "./settings.js"
 
 /**
@@ -56,16 +56,17 @@ export interface OutboundPolicy {
 }
 
 /**
- * The deployment's outbound policy (operating contract §1): in production https only, no
- * internal names or addresses, every resolved address checked on connect; elsewhere plain HTTP
- * to a local receiver is allowed. The one place to change when the policy changes.
+ * The deployment's outbound policy (operating contract §5.6): in every environment no link-local,
+ * metadata, private or unspecified address, every resolved address checked on connect; in
+ * production also https only and no loopback, while development and test allow plain HTTP to a
+ * local receiver. The one place to change when the policy changes.
  */
 export const outboundPolicy = (environment: Environment): OutboundPolicy => ({
   checkUrl: (raw) => {
     const judged = checkDeliveryUrl(raw, environment)
     return judged.ok ? Result.succeed(judged.url) : Result.fail(judged.fault)
   },
-  lookup: environment === "production" ? guardedLookup : undefined
+  lookup: guardedLookupFor(allowsLoopback(environment))
 })
 
 /** Tuning of the node:http client; the defaults are the operating contract's. */
