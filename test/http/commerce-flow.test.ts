@@ -1,3 +1,4 @@
+import { TEST_SECRETS_KEY } from "../support/app.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startCommerceApp, startIntegrator } from "../support/commerce.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
@@ -300,7 +301,7 @@ describe.each(databaseVariants())("custom-integration flow ($name database)", (v
 
 describe("integration URLs in production", () => {
   it("refuses plain http, loopback, private and metadata create-product URLs", async () => {
-    const app = await startCommerceApp({ _tag: "Embedded", location: "memory" }, { environment: "production" })
+    const app = await startCommerceApp({ _tag: "Embedded", location: "memory" }, { environment: "production", baseUrl: "https://signs.example", secretsKey: TEST_SECRETS_KEY })
     try {
       const store = await app.seedStore({ scopes: ["orders:write"] })
       for (const url of ["http://hooks.example.com/p", "https://127.0.0.1/p", "https://localhost/p", "https://169.254.169.254/p", "https://10.1.2.3/p"]) {

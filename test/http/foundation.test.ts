@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { startApp } from "../support/app.js"
+import { OPERATOR_TOKEN, startApp } from "../support/app.js"
 import { adjustableClock } from "../support/clock.js"
 
 const PROBLEM_FIELDS = ["type", "title", "status", "code", "detail", "request_id"]
@@ -117,7 +117,7 @@ describe.each(databaseVariants())("foundation over HTTP ($name database)", (vari
   it("answers malformed JSON with 400 and schema faults with 422 pointers", async () => {
     const malformed = await app.call("POST", "/operator/v1/companies", {
       body: "{not json",
-      headers: { authorization: "Bearer op_test_token" }
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }
     })
     expectProblem(malformed, 400, "malformed_request")
     const invalid = await app.operator("POST", `/stores/1/api-keys`, { mode: "sandbox", scopes: ["store:read", "nope"] })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createCustomiser, startApp } from "../support/app.js"
+import { createCustomiser, OPERATOR_TOKEN, startApp, TEST_SECRETS_KEY } from "../support/app.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 
 // Operating contract §5.1 through the real handler: input no field can take is a 4xx naming
@@ -89,7 +89,7 @@ describe.each(databaseVariants())("input edges ($name database)", (variant) => {
   it("refuses a number beyond every field and nesting past 64 levels, naming where", async () => {
     const seed = await app.seedStore()
     const raw = await app.call("POST", `/operator/v1/stores/${seed.storeId}/orders/import`, {
-      headers: { authorization: "Bearer op_test_token" },
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
       body: '{"orders":[{"created_at":"2026-01-01T00:00:00Z","total_amount":1e400,"currency":"USD"}]}'
     })
     expect(raw.status).toBe(422)
@@ -155,7 +155,7 @@ describe.each(databaseVariants())("input edges ($name database)", (variant) => {
       expect(res.headers.get("x-content-type-options"), path).toBe("nosniff")
       expect(res.headers.get("strict-transport-security"), path).toBeNull()
     }
-    const production = startApp(db.config, { environment: "production", baseUrl: "https://api.example" })
+    const production = startApp(db.config, { environment: "production", baseUrl: "https://api.example", secretsKey: TEST_SECRETS_KEY })
     try {
       const res = await production.handler(new Request("https://api.example/healthz"))
       expect(res.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains")

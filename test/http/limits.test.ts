@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { databaseVariants, postgresVariant, type TestDatabase } from "../support/databases.js"
-import { startApp } from "../support/app.js"
+import { startApp, TEST_SECRETS_KEY } from "../support/app.js"
 import { adjustableClock, midMinuteClock } from "../support/clock.js"
 
 const DIAGNOSTIC = { "x-signcraft-rate-limit-test": "true" }
@@ -67,7 +67,8 @@ describe.each(databaseVariants())("quotas ($name database)", (variant) => {
 
   it("ignores the diagnostic header for live keys and in production", async () => {
     for (const [mode, environment] of [["live", "test"], ["test", "production"]] as const) {
-      const app = startApp(db.config, { rateLimitPerKeyPerMinute: 100, rateLimitPerIpPerMinute: 10_000, environment })
+      const production = environment === "production" ? { baseUrl: "https://signs.example", secretsKey: TEST_SECRETS_KEY } : {}
+      const app = startApp(db.config, { rateLimitPerKeyPerMinute: 100, rateLimitPerIpPerMinute: 10_000, environment, ...production })
       try {
         const seed = await app.seedStore({ scopes: ["store:read"] }, mode)
         for (let i = 0; i < 3; i++) {

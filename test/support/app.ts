@@ -5,7 +5,10 @@ import { layerDatabase, type DatabaseConfig } from "../../packages/core/src/stor
 import type { AdjustableClock } from "./clock.js"
 
 /** The operator token of every test app. */
-export const OPERATOR_TOKEN = "op_test_token"
+export const OPERATOR_TOKEN = "op_test_token_for_every_test_app_0123456789"
+
+/** A `SECRETS_KEY` for tests that run in production (32 bytes, base64). */
+export const TEST_SECRETS_KEY = Redacted.make(Buffer.alloc(32, 7).toString("base64"))
 
 /** A response read once: status, headers and the parsed JSON body (or undefined). */
 export interface TestResponse {

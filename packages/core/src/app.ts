@@ -47,7 +47,7 @@ import { IdempotencyStore } from "./services/idempotency.js"
 import { Identity } from "./services/identity.js"
 import { Outbox } from "./services/outbox.js"
 import { RateLimiter } from "./services/rate-limiter.js"
-import { Settings, type ServiceSettings } from "./services/settings.js"
+import { productionFaults, Settings, type ServiceSettings } from "./services/settings.js"
 import { Analytics } from "./services/analytics.js"
 import { Designs } from "./services/designs.js"
 import { Integrations } from "./services/integrations.js"
@@ -59,6 +59,8 @@ import { OutboundHttp } from "./services/outbound-http.js"
 import { Quotes } from "./services/quotes.js"
 import { WebhookDeliveries } from "./services/webhook-deliveries.js"
 import { WebhookSubscriptions } from "./services/webhook-subscriptions.js"
+import { SecretBox } from "./services/secret-box.js"
+import { sealPlaintextSecrets } from "./services/secrets-at-rest.js"
 
 /** Webhook subscriptions, the delivery queue and quotes (need `Settings` for the URL policy). */
 export const layerWebhookServices = Layer.mergeAll(WebhookSubscriptions.layer, WebhookDeliveries.layer, Quotes.layer).pipe(
@@ -147,11 +149,22 @@ export interface AppOptions {
   readonly outboundHttp?: Layer.Layer<OutboundHttp, never, Settings>
 }
 
-// The services and settings both apps are built over: one wiring, `Settings` provided once.
+// Production refuses to start on settings that would leave it open (operating contract §5.6);
+// embedders get the same refusal as the server.
+const layerProductionGuard = (settings: ServiceSettings) =>
+  Layer.effectDiscard(Effect.suspend(() => {
+    const faults = productionFaults(settings)
+    return faults.length === 0 ? Effect.void : Effect.die(new Error(`refusing to start in production: ${faults.join("; ")}`))
+  }))
+
+// The services and settings both apps are built over: one wiring, `Settings` provided once. Secrets
+// stored in plaintext by an earlier version are sealed before any request is served.
 const layerAppServices = (options: AppOptions, database: Layer.Layer<SqlClient.SqlClient, unknown>) =>
   layerAllServices.pipe(
+    Layer.provideMerge(Layer.effectDiscard(sealPlaintextSecrets).pipe(Layer.provide(SecretBox.layer))),
     Layer.provideMerge(options.outboundHttp ?? OutboundHttp.layer),
     Layer.provideMerge(database),
+    Layer.provideMerge(layerProductionGuard(options.settings)),
     Layer.provideMerge(Layer.succeed(Settings, options.settings))
   )
 

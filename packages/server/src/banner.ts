@@ -32,7 +32,12 @@ export const bannerLines = (
     `  documentation  ${settings.baseUrl}/docs`,
     `  agent (MCP)    ${oauth.agentLocation(settings.baseUrl, settings.mcpUrl).resource}`,
     `  database       ${describeDatabase(config.database)}`,
-    `  operator API   ${settings.operatorToken === undefined ? "off (OPERATOR_TOKEN is not set)" : `${settings.baseUrl}/operator/v1`}`
+    `  operator API   ${settings.operatorToken === undefined ? "off (OPERATOR_TOKEN is not set)" : `${settings.baseUrl}/operator/v1`}`,
+    `  secrets        ${
+      settings.secretsKey === undefined
+        ? "sealed with a fixed development key (SECRETS_KEY is not set; production requires it)"
+        : "sealed with SECRETS_KEY (AES-256-GCM)"
+    }`
   ]
   if (Option.isSome(demo)) {
     const data = demo.value

@@ -1,5 +1,5 @@
 import { isIP } from "node:net"
-import { defaultSettings, type DatabaseConfig, type Environment, type ServiceSettings } from "@signcraft/core"
+import { defaultSettings, type DatabaseConfig, type Environment, parseKeyring, productionFaults, type ServiceSettings } from "@signcraft/core"
 import { Redacted } from "effect"
 
 /** The environment variables the server reads (operating contract §1). */
@@ -18,7 +18,8 @@ export const CONFIG_VARIABLES = [
   "REGISTRATION_LIMIT_PER_HOUR",
   "REGISTRATION_LIMIT_PER_DAY",
   "WEBHOOK_RETRY_BASE_MS",
-  "CORS_ORIGINS"
+  "CORS_ORIGINS",
+  "SECRETS_KEY"
 ] as const
 
 // `CORS_ORIGINS`: `*` (or unset) for any origin, else origins exactly as browsers send them.
@@ -199,6 +200,12 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
   const registrationLimitPerHour = integer("REGISTRATION_LIMIT_PER_HOUR", 20, 1)
   const registrationLimitPerDay = integer("REGISTRATION_LIMIT_PER_DAY", 100, 1)
   const webhookRetryBaseMs = integer("WEBHOOK_RETRY_BASE_MS", 30_000, 1)
+  const secretsKey = raw("SECRETS_KEY")
+  if (secretsKey !== undefined) {
+    const keyring = parseKeyring(secretsKey)
+    // The value is a secret: name the problem, not the key.
+    if ("fault" in keyring) errors.push(`${read.label("SECRETS_KEY")} must be ${keyring.fault} (value not shown)`)
+  }
   const corsOrigins = readCorsOrigins(raw("CORS_ORIGINS"), (value) => fail("CORS_ORIGINS", "`*` or a comma list of origins such as https://shop.example", value))
 
   if (
@@ -220,8 +227,12 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     registrationLimitPerHour,
     registrationLimitPerDay,
     webhookRetryBaseMs,
-    corsOrigins
+    corsOrigins,
+    secretsKey
   })
+  // Production refuses to start without HTTPS, a SECRETS_KEY and a long operator token (§5.6).
+  const faults = productionFaults(settings)
+  if (faults.length > 0) return { _tag: "Invalid", errors: [...faults] }
   const database: DatabaseConfig = databaseUrl === undefined
     ? { _tag: "Embedded", location: { dataDir } }
     : { _tag: "Postgres", url: databaseUrl }

@@ -58,8 +58,9 @@ describe("loadConfig: every variable", () => {
     MCP_URL: "https://mcp.example.com",
     DATABASE_URL: "postgresql://app:secret@db.internal:5433/signcraft",
     DATA_DIR: "/var/lib/signcraft",
-    OPERATOR_TOKEN: "op-token-123",
+    OPERATOR_TOKEN: "op-token-123-and-long-enough-for-production",
     SIGNCRAFT_ENV: "production",
+    SECRETS_KEY: Buffer.alloc(32, 1).toString("base64"),
     RATE_LIMIT_PER_KEY_PER_MINUTE: "10",
     RATE_LIMIT_PER_IP_PER_MINUTE: "20",
     REGISTRATION_LIMIT_PER_HOUR: "3",
@@ -87,9 +88,9 @@ describe("loadConfig: every variable", () => {
   it("keeps the operator token redacted", () => {
     const token = config.settings.operatorToken
     expect(token).toBeDefined()
-    if (token !== undefined) expect(Redacted.value(token)).toBe("op-token-123")
-    expect(String(token)).not.toContain("op-token-123")
-    expect(JSON.stringify(config)).not.toContain("op-token-123")
+    if (token !== undefined) expect(Redacted.value(token)).toBe("op-token-123-and-long-enough-for-production")
+    expect(String(token)).not.toContain("op-token-123-and-long-enough-for-production")
+    expect(JSON.stringify(config)).not.toContain("op-token-123-and-long-enough-for-production")
   })
 
   it("reads the environment and the quotas", () => {
@@ -111,8 +112,9 @@ describe("loadConfig: every variable", () => {
     expect(valid(loadConfig({ DATABASE_URL: "postgres://localhost/db" })).database._tag).toBe("Postgres")
     expect(valid(loadConfig({ HOST: "::1" })).host).toBe("::1")
     expect(valid(loadConfig({ HOST: "localhost" })).host).toBe("localhost")
+    const production = { BASE_URL: "https://signs.example", SECRETS_KEY: Buffer.alloc(32, 2).toString("base64") }
     for (const env of ["development", "test", "production"]) {
-      expect(valid(loadConfig({ SIGNCRAFT_ENV: env })).settings.environment).toBe(env)
+      expect(valid(loadConfig({ SIGNCRAFT_ENV: env, ...production })).settings.environment).toBe(env)
     }
   })
 
@@ -263,5 +265,33 @@ describe("redactUrlPassword", () => {
     expect(redactUrlPassword("postgres://user:pa55@host:5432/db")).toBe("postgres://user:***@host:5432/db")
     expect(redactUrlPassword("postgres://user@host/db")).toBe("postgres://user@host/db")
     expect(redactUrlPassword("postgres://host/db")).toBe("postgres://host/db")
+  })
+})
+
+describe("loadConfig: production guards (operating contract 5.6)", () => {
+  const key = Buffer.alloc(32, 3).toString("base64")
+  const errorsOf = (env: Record<string, string>) => {
+    const result = loadConfig({ SIGNCRAFT_ENV: "production", ...env })
+    return result._tag === "Invalid" ? result.errors : []
+  }
+
+  it("refuses to start without an HTTPS BASE_URL, a SECRETS_KEY, or with an operator token under 32 characters", () => {
+    expect(errorsOf({ BASE_URL: "http://signs.example", SECRETS_KEY: key })).toEqual(["BASE_URL must be an https:// URL in production"])
+    expect(errorsOf({ BASE_URL: "https://signs.example" })).toEqual([expect.stringContaining("SECRETS_KEY must be set in production")])
+    const short = errorsOf({ BASE_URL: "https://signs.example", SECRETS_KEY: key, OPERATOR_TOKEN: "x".repeat(31) })
+    expect(short).toEqual([expect.stringContaining("OPERATOR_TOKEN must be at least 32 characters")])
+    expect(short.join(" ")).not.toContain("x".repeat(31))
+    expect(errorsOf({ BASE_URL: "https://signs.example", SECRETS_KEY: key, OPERATOR_TOKEN: "x".repeat(32) })).toEqual([])
+  })
+
+  it("refuses a SECRETS_KEY that is not 32 bytes of base64 in any environment, without showing it", () => {
+    const result = loadConfig({ SECRETS_KEY: "too-short-secret" })
+    expect(result._tag).toBe("Invalid")
+    if (result._tag === "Invalid") {
+      expect(result.errors.join(" ")).toContain("SECRETS_KEY must be")
+      expect(result.errors.join(" ")).not.toContain("too-short-secret")
+    }
+    // A rotation list: the new key first, the old one still opening what it sealed.
+    expect(valid(loadConfig({ SECRETS_KEY: `${key},${Buffer.alloc(32, 4).toString("base64")}` })).settings.secretsKey).toBeDefined()
   })
 })

@@ -52,7 +52,7 @@ describe("demo data", () => {
     const store = await runtime.runPromise(Effect.gen(function*() {
       return yield* (yield* Identity).findStore(demo.storeId)
     }))
-    expect(store).toMatchObject({ company_id: demo.companyId, platform: "custom", currency: "USD" })
+    expect(store).toMatchObject({ companyId: demo.companyId, platform: "custom", currency: "USD" })
     expect(demo.person?.email).toBe(DEMO_EMAIL)
     expect(demo.person?.password.length).toBeGreaterThanOrEqual(16)
   })

@@ -2,6 +2,7 @@ import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { IdempotencyKeyConflict, IdempotencyKeyInFlight } from "../domain/errors.js"
 import { decodeFirstRow, JsonColumn, jsonParam, RowNumber, RowTimestamp } from "../storage/rows.js"
+import { SecretBox } from "./secret-box.js"
 
 /** A response kept for replay. */
 export interface StoredResponse {
@@ -67,6 +68,8 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
     IdempotencyStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const box = yield* SecretBox
+      // Stored answers are sealed: a webhook subscription's answer carries its signing secret.
 
       const insert = (r: IdempotentRequest, now: number) =>
         sql`
@@ -117,7 +120,7 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
             response: {
               status: row.responseStatus ?? 200,
               headers: row.responseHeaders ?? {},
-              body: row.responseBody ?? ""
+              body: row.responseBody === null ? "" : box.open(row.responseBody)
             }
           } as const
         }).pipe(Effect.catchTag("SqlError", Effect.die))
@@ -132,12 +135,12 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
           : sql`
               UPDATE idempotency_keys SET state = 'completed', locked_until = NULL,
                 response_status = ${response.status}, response_headers = ${jsonParam(HeadersDocument, response.headers)},
-                response_body = ${response.body}
+                response_body = ${box.seal(response.body)}
               WHERE store_id = ${r.storeId} AND idempotency_key = ${r.key}`.pipe(Effect.asVoid, Effect.orDie)
 
       const prune = () => sql`DELETE FROM idempotency_keys WHERE expires_at < now()`.pipe(Effect.asVoid, Effect.orDie)
 
       return IdempotencyStore.of({ claim, complete, release, prune })
     })
-  )
+  ).pipe(Layer.provide(SecretBox.layer))
 }

@@ -5,6 +5,7 @@ import { NotFound, ValidationFailed } from "../domain/errors.js"
 import type { FieldError } from "../domain/field-error.js"
 import { decodeFirstRow, decodeSingleRow, isStorableId, RowId } from "../storage/rows.js"
 import { DeliveryUrlGuard } from "./delivery-url-guard.js"
+import { SecretBox } from "./secret-box.js"
 
 /** A custom integration of a Store: where finished designs are announced, and with which secret. */
 export interface IntegrationRecord {
@@ -69,6 +70,11 @@ export class Integrations extends Context.Service<Integrations, {
     Integrations,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const box = yield* SecretBox
+      // The signing secret is stored sealed and opened only where a record is made of it.
+      const opened = (row: IntegrationRecord): IntegrationRecord => ({ ...row, signingSecret: box.open(row.signingSecret) })
+      const first = (rows: ReadonlyArray<unknown>) => Effect.map(firstRecord(rows), Option.map(opened))
+      const single = (rows: ReadonlyArray<unknown>) => Effect.map(singleRecord(rows), opened)
       const guard = yield* DeliveryUrlGuard
       const columns = sql.unsafe(`id, store_id, name, create_product_url, enabled, signing_secret,
         to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at`)
@@ -84,7 +90,7 @@ export class Integrations extends Context.Service<Integrations, {
 
       const byId = (id: number) =>
         !isStorableId(id) ? Effect.succeed(Option.none<IntegrationRecord>()) : sql`
-          SELECT ${columns} FROM integrations WHERE id = ${id}`.pipe(Effect.orDie, Effect.flatMap(firstRecord))
+          SELECT ${columns} FROM integrations WHERE id = ${id}`.pipe(Effect.orDie, Effect.flatMap(first))
 
       const unusable = (pointer: string, code: string, detail: string) =>
         new ValidationFailed({ errors: [{ pointer, code, detail } satisfies FieldError] })
@@ -99,10 +105,10 @@ export class Integrations extends Context.Service<Integrations, {
                 name: input.name,
                 create_product_url: input.createProductUrl,
                 enabled: input.enabled,
-                signing_secret: newSigningSecret()
+                signing_secret: box.seal(newSigningSecret())
               })}
               RETURNING ${columns}`
-            return yield* singleRecord(rows)
+            return yield* single(rows)
           }).pipe(Effect.catchTag("SqlError", Effect.die)),
         update: (id, patch) =>
           Effect.gen(function*() {
@@ -115,7 +121,7 @@ export class Integrations extends Context.Service<Integrations, {
                 create_product_url = ${patch.createProductUrl ?? current.value.createProductUrl},
                 updated_at = now()
               WHERE id = ${id} RETURNING ${columns}`
-            return yield* singleRecord(rows)
+            return yield* single(rows)
           }).pipe(Effect.catchTag("SqlError", Effect.die)),
         usable: (storeId, id, use, pointer) =>
           Effect.gen(function*() {
@@ -132,9 +138,9 @@ export class Integrations extends Context.Service<Integrations, {
           sql`
             SELECT ${columns} FROM integrations WHERE store_id = ${storeId} AND enabled ORDER BY id LIMIT 1`.pipe(
             Effect.orDie,
-            Effect.flatMap(firstRecord)
+            Effect.flatMap(first)
           )
       })
     })
-  )
+  ).pipe(Layer.provide(SecretBox.layer))
 }

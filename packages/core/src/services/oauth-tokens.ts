@@ -3,8 +3,9 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { exportJWK, generateKeyPair, importJWK, type JWK, jwtVerify, SignJWT } from "jose"
 import { randomBase62 } from "../domain/api-key.js"
 import { InvalidAccessToken } from "../domain/oauth/errors.js"
-import { jsonb, orUndefined, storedJson, Timestamp } from "./oauth/rows.js"
+import { jsonb, orUndefined, Timestamp } from "./oauth/rows.js"
 import { Settings } from "./settings.js"
+import { SecretBox } from "./secret-box.js"
 
 /** The claims of a connector access token. */
 export interface AccessTokenClaims {
@@ -27,7 +28,8 @@ const ACTIVE_KEY_CACHE_MS = 60 * 1000
 // A row of `oauth_signing_keys`. The JWK is checked as an object here; `importJWK` judges its members.
 const KeyRow = Schema.Struct({
   kid: Schema.String,
-  privateJwk: storedJson(Schema.Record(Schema.String, Schema.Unknown)),
+  // Sealed keys are a json string (`sc1.…`); keys stored before sealing are the JWK object itself.
+  privateJwk: Schema.Union([Schema.String, Schema.Record(Schema.String, Schema.Unknown)]),
   createdAt: Timestamp
 })
 
@@ -71,6 +73,14 @@ export class AccessTokenSigner extends Context.Service<AccessTokenSigner, {
     AccessTokenSigner,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const box = yield* SecretBox
+      // The private key is opened only here, where tokens are signed or verified with it.
+      const jwkOf = (stored: string | Readonly<Record<string, unknown>>): JWK => {
+        if (typeof stored !== "string") return stored
+        const parsed: unknown = JSON.parse(box.open(stored))
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("a stored signing key is not a JWK")
+        return parsed
+      }
       const settings = yield* Settings
       const verifying = new Map<string, CryptoKey>()
       let active: ActiveKey | undefined
@@ -94,7 +104,7 @@ export class AccessTokenSigner extends Context.Service<AccessTokenSigner, {
         const { privateKey } = yield* Effect.promise(() => generateKeyPair(ALG, { extractable: true }))
         const jwk = yield* Effect.promise(() => exportJWK(privateKey))
         const kid = `k_${randomBase62(16)}`
-        yield* sql`INSERT INTO oauth_signing_keys (kid, alg, private_jwk) VALUES (${kid}, ${ALG}, ${jsonb(jwk)}::jsonb)`
+        yield* sql`INSERT INTO oauth_signing_keys (kid, alg, private_jwk) VALUES (${kid}, ${ALG}, ${jsonb(box.seal(JSON.stringify(jwk)))}::jsonb)`
         return kid
       }).pipe(Effect.orDie)
 
@@ -109,7 +119,7 @@ export class AccessTokenSigner extends Context.Service<AccessTokenSigner, {
           row = yield* orUndefined(findNewestKey(undefined))
         }
         if (row === undefined) return yield* Effect.die(new Error("no signing key after creating one"))
-        const { privateJwk } = row
+        const privateJwk = jwkOf(row.privateJwk)
         const key = yield* Effect.promise(() => importJWK(privateJwk, ALG))
         if (!(key instanceof CryptoKey)) return yield* Effect.die(new Error("signing key is not a CryptoKey"))
         active = { kid: row.kid, key, createdAt: row.createdAt.getTime(), checkedAt: now }
@@ -122,7 +132,7 @@ export class AccessTokenSigner extends Context.Service<AccessTokenSigner, {
           if (cached !== undefined) return cached
           const row = yield* orUndefined(findKey(kid))
           if (row === undefined) return undefined
-          const key = yield* Effect.promise(() => importJWK(publicPart(row.privateJwk), ALG))
+          const key = yield* Effect.promise(() => importJWK(publicPart(jwkOf(row.privateJwk)), ALG))
           if (!(key instanceof CryptoKey)) return undefined
           verifying.set(kid, key)
           return key
@@ -180,5 +190,5 @@ export class AccessTokenSigner extends Context.Service<AccessTokenSigner, {
         })
       })
     })
-  )
+  ).pipe(Layer.provide(SecretBox.layer))
 }

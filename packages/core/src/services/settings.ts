@@ -24,6 +24,11 @@ export interface ServiceSettings {
   readonly maxBodyBytes: number
   /** Origins the storefront API answers (`CORS_ORIGINS`); any origin when absent. */
   readonly corsOrigins: ReadonlyArray<string> | undefined
+  /**
+   * `SECRETS_KEY`: a comma list of base64 32-byte keys sealing stored secrets, the sealing key
+   * first. Required in production; development and test derive a fixed key when absent.
+   */
+  readonly secretsKey: Redacted.Redacted<string> | undefined
 }
 
 /** The deployment's settings. */
@@ -34,12 +39,17 @@ export class Settings extends Context.Service<Settings, ServiceSettings>()("sign
  * app (a Next.js route, say) never imports `effect` itself and cannot hand over a `Redacted`
  * from a second copy of it.
  */
-export type SettingsInput = Partial<Omit<ServiceSettings, "operatorToken">> & {
+export type SettingsInput = Partial<Omit<ServiceSettings, "operatorToken" | "secretsKey">> & {
   readonly operatorToken?: string | Redacted.Redacted<string> | undefined
+  readonly secretsKey?: string | Redacted.Redacted<string> | undefined
 }
 
+// An unset variable often arrives as "": that must leave a secret unset, not set it to "".
+const secretOf = (value: string | Redacted.Redacted<string> | undefined): Redacted.Redacted<string> | undefined =>
+  typeof value !== "string" ? value : value.trim() === "" ? undefined : Redacted.make(value)
+
 /** Defaults of the operating contract, for embedders and tests. */
-export const defaultSettings = ({ operatorToken, ...overrides }: SettingsInput = {}): ServiceSettings => ({
+export const defaultSettings = ({ operatorToken, secretsKey, ...overrides }: SettingsInput = {}): ServiceSettings => ({
   baseUrl: "http://localhost:8080",
   mcpUrl: undefined,
   environment: "development",
@@ -51,10 +61,24 @@ export const defaultSettings = ({ operatorToken, ...overrides }: SettingsInput =
   maxBodyBytes: 1024 * 1024,
   corsOrigins: undefined,
   ...overrides,
-  operatorToken: typeof operatorToken !== "string"
-    ? operatorToken
-    // An unset variable often arrives as "": that must leave the operator API off, not open it to "".
-    : operatorToken.trim() === ""
-    ? undefined
-    : Redacted.make(operatorToken)
+  operatorToken: secretOf(operatorToken),
+  secretsKey: secretOf(secretsKey)
 })
+
+/** The shortest operator token production accepts. */
+export const MIN_PRODUCTION_OPERATOR_TOKEN_LENGTH = 32
+
+/**
+ * What production refuses to start with (operating contract §5.6): a `BASE_URL` that is not
+ * HTTPS, no `SECRETS_KEY`, or an `OPERATOR_TOKEN` shorter than 32 characters. Empty elsewhere.
+ */
+export const productionFaults = (settings: ServiceSettings): ReadonlyArray<string> => {
+  if (settings.environment !== "production") return []
+  const faults: Array<string> = []
+  if (!settings.baseUrl.startsWith("https://")) faults.push("BASE_URL must be an https:// URL in production")
+  if (settings.secretsKey === undefined) faults.push("SECRETS_KEY must be set in production (e.g. `openssl rand -base64 32`)")
+  if (settings.operatorToken !== undefined && Redacted.value(settings.operatorToken).length < MIN_PRODUCTION_OPERATOR_TOKEN_LENGTH) {
+    faults.push(`OPERATOR_TOKEN must be at least ${MIN_PRODUCTION_OPERATOR_TOKEN_LENGTH} characters in production (value not shown)`)
+  }
+  return faults
+}

@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { NotFound } from "../domain/errors.js"
 import { decodeFirstRow, decodeRows, isStorableId, RowId, RowNumber, RowTimestamp } from "../storage/rows.js"
+import { SecretBox } from "./secret-box.js"
 
 /** A delivery a worker claimed: everything needed to send one attempt. */
 export interface ClaimedDelivery {
@@ -152,6 +153,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
     WebhookDeliveries,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const box = yield* SecretBox
       const deliveryColumns = sql.unsafe(`
         d.id, d.subscription_id, d.event_id, e.topic, d.status, d.attempt_count,
         CASE WHEN d.status = 'pending' THEN ${utc("d.next_attempt_at")} END AS next_attempt_at,
@@ -206,7 +208,9 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
             JOIN events e ON e.id = c.event_id
             JOIN webhook_subscriptions s ON s.id = c.subscription_id
             ORDER BY c.id`.pipe(
-            Effect.flatMap(toClaims)
+            Effect.flatMap(toClaims),
+            // The signing secret is opened here, for the worker that signs with it.
+            Effect.map((claims) => claims.map((claim) => ({ ...claim, secret: box.open(claim.secret) })))
           ),
         record: (workerId, results) => {
           const [first, ...rest] = results.map(({ claim, result }) => {
@@ -285,5 +289,5 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
           )
       })
     })
-  )
+  ).pipe(Layer.provide(SecretBox.layer))
 }

@@ -5,6 +5,7 @@ import { NotFound, ValidationFailed } from "../domain/errors.js"
 import type { WebhookTopic } from "../domain/webhooks/topics.js"
 import { decodeFirstRow, decodeRows, decodeSingleRow, isStorableId, JsonColumn, jsonParam, RowId } from "../storage/rows.js"
 import { DeliveryUrlGuard } from "./delivery-url-guard.js"
+import { SecretBox } from "./secret-box.js"
 
 /** A webhook subscription as stored; timestamps are UTC text with microseconds. */
 export interface SubscriptionRecord {
@@ -74,6 +75,9 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const guard = yield* DeliveryUrlGuard
+      const box = yield* SecretBox
+      // The signing secret is stored sealed and opened only here, where a record is made of it.
+      const opened = (row: SubscriptionRecord): SubscriptionRecord => ({ ...row, secret: box.open(row.secret) })
       const columns = sql.unsafe(`
         id, store_id, topic, url, secret, meta, status,
         to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
@@ -90,7 +94,7 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
           WHERE id = ${id} AND store_id = ${storeId} AND deleted_at IS NULL`.pipe(
           Effect.orDie,
           Effect.flatMap(firstRecord),
-          Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound), onSome: Effect.succeed }))
+          Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound), onSome: (row) => Effect.succeed(opened(row)) }))
         )
 
       const tooMany = new ValidationFailed({
@@ -114,18 +118,18 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
                 store_id: storeId,
                 topic: fields.topic,
                 url: fields.url,
-                secret: newSigningSecret(),
+                secret: box.seal(newSigningSecret()),
                 meta: jsonParam(MetaDocument, fields.meta ?? {})
               })}
               RETURNING ${columns}`.pipe(Effect.orDie)
-            return yield* decodeSingleRow(Row)(rows)
+            return opened(yield* decodeSingleRow(Row)(rows))
           }).pipe(sql.withTransaction, Effect.catchTag("SqlError", (error) => Effect.die(error))),
         list: (storeId, { limit, afterId }) =>
           sql`
             SELECT ${columns} FROM webhook_subscriptions
             WHERE store_id = ${storeId} AND deleted_at IS NULL
             ${afterId === undefined ? sql`` : sql`AND id > ${afterId}`}
-            ORDER BY id LIMIT ${limit}`.pipe(Effect.orDie, Effect.flatMap(decodeRows(Row))),
+            ORDER BY id LIMIT ${limit}`.pipe(Effect.orDie, Effect.flatMap(decodeRows(Row)), Effect.map((rows) => rows.map(opened))),
         find,
         update: (storeId, id, change) =>
           Effect.gen(function*() {
@@ -141,7 +145,7 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
               RETURNING ${columns}`.pipe(Effect.orDie)
             return yield* Option.match(yield* firstRecord(rows), {
               onNone: () => Effect.fail(notFound),
-              onSome: Effect.succeed
+              onSome: (row) => Effect.succeed(opened(row))
             })
           }),
         remove: (storeId, id) =>
@@ -159,5 +163,5 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
           ).pipe(Effect.catchTag("SqlError", Effect.die))
       })
     })
-  )
+  ).pipe(Layer.provide(SecretBox.layer))
 }
