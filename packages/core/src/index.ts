@@ -53,6 +53,7 @@ export { AccessTokenSigner, type AccessTokenClaims } from "./services/oauth-toke
 export { Settings, defaultSettings, productionFaults, type Environment, type ServiceSettings, type SettingsInput } from "./services/settings.js"
 export { SecretBox } from "./services/secret-box.js"
 export { parseKeyring } from "./domain/secret-box.js"
+export { clientAddressOf, parseTrustProxy, quotaAddress, TRUST_NO_PROXY, type TrustProxy } from "./domain/client-address.js"
 export { layerDatabase, migrate, type DatabaseConfig } from "./storage/database.js"
 export { layerEmbedded, type EmbeddedLocation } from "./storage/embedded.js"
 export { layerPostgres } from "./storage/postgres.js"

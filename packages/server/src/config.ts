@@ -1,5 +1,14 @@
 import { isIP } from "node:net"
-import { defaultSettings, type DatabaseConfig, type Environment, parseKeyring, productionFaults, type ServiceSettings } from "@signcraft/core"
+import {
+  defaultSettings,
+  type DatabaseConfig,
+  type Environment,
+  parseKeyring,
+  parseTrustProxy,
+  productionFaults,
+  type ServiceSettings,
+  TRUST_NO_PROXY
+} from "@signcraft/core"
 import { Redacted } from "effect"
 
 /** The environment variables the server reads (operating contract §1). */
@@ -19,7 +28,8 @@ export const CONFIG_VARIABLES = [
   "REGISTRATION_LIMIT_PER_DAY",
   "WEBHOOK_RETRY_BASE_MS",
   "CORS_ORIGINS",
-  "SECRETS_KEY"
+  "SECRETS_KEY",
+  "TRUST_PROXY"
 ] as const
 
 // `CORS_ORIGINS`: `*` (or unset) for any origin, else origins exactly as browsers send them.
@@ -206,6 +216,9 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     // The value is a secret: name the problem, not the key.
     if ("fault" in keyring) errors.push(`${read.label("SECRETS_KEY")} must be ${keyring.fault} (value not shown)`)
   }
+  const trustProxyValue = raw("TRUST_PROXY")
+  const trustProxy = trustProxyValue === undefined ? TRUST_NO_PROXY : parseTrustProxy(trustProxyValue)
+  if ("fault" in trustProxy) fail("TRUST_PROXY", trustProxy.fault, trustProxyValue ?? "")
   const corsOrigins = readCorsOrigins(raw("CORS_ORIGINS"), (value) => fail("CORS_ORIGINS", "`*` or a comma list of origins such as https://shop.example", value))
 
   if (
@@ -228,7 +241,8 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     registrationLimitPerDay,
     webhookRetryBaseMs,
     corsOrigins,
-    secretsKey
+    secretsKey,
+    trustProxy: "fault" in trustProxy ? TRUST_NO_PROXY : trustProxy
   })
   // Production refuses to start without HTTPS, a SECRETS_KEY and a long operator token (§5.6).
   const faults = productionFaults(settings)

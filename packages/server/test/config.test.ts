@@ -295,3 +295,14 @@ describe("loadConfig: production guards (operating contract 5.6)", () => {
     expect(valid(loadConfig({ SECRETS_KEY: `${key},${Buffer.alloc(32, 4).toString("base64")}` })).settings.secretsKey).toBeDefined()
   })
 })
+
+describe("loadConfig: TRUST_PROXY", () => {
+  it("reads a hop count or a list of CIDRs, trusts nothing by default, and names a bad value", () => {
+    expect(valid(loadConfig({})).settings.trustProxy).toEqual({ _tag: "Hops", hops: 0 })
+    expect(valid(loadConfig({ TRUST_PROXY: "2" })).settings.trustProxy).toEqual({ _tag: "Hops", hops: 2 })
+    expect(valid(loadConfig({ TRUST_PROXY: "10.0.0.0/8,fd00::/8" })).settings.trustProxy._tag).toBe("Ranges")
+    const bad = loadConfig({ TRUST_PROXY: "the load balancer" })
+    expect(bad._tag).toBe("Invalid")
+    if (bad._tag === "Invalid") expect(bad.errors.join(" ")).toContain("TRUST_PROXY must be")
+  })
+})

@@ -11,6 +11,7 @@ import {
   UnsupportedMediaType,
   ValidationFailed
 } from "../domain/errors.js"
+import { clientAddressOf, quotaAddress } from "../domain/client-address.js"
 import { findUnacceptableValue } from "../domain/json-input.js"
 import { Settings } from "../services/settings.js"
 import { deprecationHeaders } from "./deprecation.js"
@@ -126,6 +127,7 @@ export const layerRouterMiddleware = (
         ? { "x-content-type-options": "nosniff", "strict-transport-security": "max-age=31536000; includeSubDomains" }
         : { "x-content-type-options": "nosniff" }
       const allowedMethods = makeAllowedMethods(routes)
+      const trustsNoProxy = settings.trustProxy._tag === "Hops" && settings.trustProxy.hops === 0
       const corsRuleOf = makeCorsRules(settings, agentPath)
       // Bodies are inspected only where a route will serve them: an unknown path stays a 404,
       // a wrong method a 405, and a disabled operator API keeps answering 404.
@@ -151,8 +153,17 @@ export const layerRouterMiddleware = (
           generation: generationOf(pathname, agentPath),
           baseUrl: settings.baseUrl,
           selfUrl: settings.baseUrl + request.url,
-          // Hosts that are not node:http (adapters) hand the peer address over as ClientAddress.
-          clientIp: Option.getOrElse(request.remoteAddress, () => Context.get(context, ClientAddress) ?? "unknown"),
+          // Hosts that are not node:http (adapters) hand the peer address over as ClientAddress;
+          // TRUST_PROXY decides how far back X-Forwarded-For is believed; IPv6 counts by its /64.
+          clientIp: quotaAddress(
+            trustsNoProxy
+              ? Option.getOrElse(request.remoteAddress, () => Context.get(context, ClientAddress) ?? "unknown")
+              : clientAddressOf(
+                Option.getOrElse(request.remoteAddress, () => Context.get(context, ClientAddress) ?? "unknown"),
+                request.headers["x-forwarded-for"],
+                settings.trustProxy
+              )
+          ),
           responseHeaders: new Map(),
           faults: []
         }

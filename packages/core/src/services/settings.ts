@@ -1,4 +1,5 @@
 import { Context, Redacted } from "effect"
+import { parseTrustProxy, TRUST_NO_PROXY, type TrustProxy } from "../domain/client-address.js"
 
 /** The deployment environment; production tightens URL rules and disables diagnostics. */
 export type Environment = "development" | "test" | "production"
@@ -29,6 +30,8 @@ export interface ServiceSettings {
    * first. Required in production; development and test derive a fixed key when absent.
    */
   readonly secretsKey: Redacted.Redacted<string> | undefined
+  /** `TRUST_PROXY`: which proxies' `X-Forwarded-For` hops name the client; none by default. */
+  readonly trustProxy: TrustProxy
 }
 
 /** The deployment's settings. */
@@ -39,9 +42,20 @@ export class Settings extends Context.Service<Settings, ServiceSettings>()("sign
  * app (a Next.js route, say) never imports `effect` itself and cannot hand over a `Redacted`
  * from a second copy of it.
  */
-export type SettingsInput = Partial<Omit<ServiceSettings, "operatorToken" | "secretsKey">> & {
+export type SettingsInput = Partial<Omit<ServiceSettings, "operatorToken" | "secretsKey" | "trustProxy">> & {
   readonly operatorToken?: string | Redacted.Redacted<string> | undefined
   readonly secretsKey?: string | Redacted.Redacted<string> | undefined
+  /** A hop count, a comma list of CIDRs (as `TRUST_PROXY`), or the parsed form. */
+  readonly trustProxy?: string | number | TrustProxy | undefined
+}
+
+// `TRUST_PROXY` as an embedder may write it; a value that is not one is a programming error.
+const trustProxyOf = (value: string | number | TrustProxy | undefined): TrustProxy => {
+  if (value === undefined) return TRUST_NO_PROXY
+  if (typeof value === "object") return value
+  const parsed = parseTrustProxy(String(value))
+  if ("fault" in parsed) throw new TypeError(`trustProxy must be ${parsed.fault}`)
+  return parsed
 }
 
 // An unset variable often arrives as "": that must leave a secret unset, not set it to "".
@@ -49,7 +63,7 @@ const secretOf = (value: string | Redacted.Redacted<string> | undefined): Redact
   typeof value !== "string" ? value : value.trim() === "" ? undefined : Redacted.make(value)
 
 /** Defaults of the operating contract, for embedders and tests. */
-export const defaultSettings = ({ operatorToken, secretsKey, ...overrides }: SettingsInput = {}): ServiceSettings => ({
+export const defaultSettings = ({ operatorToken, secretsKey, trustProxy, ...overrides }: SettingsInput = {}): ServiceSettings => ({
   baseUrl: "http://localhost:8080",
   mcpUrl: undefined,
   environment: "development",
@@ -62,7 +76,8 @@ export const defaultSettings = ({ operatorToken, secretsKey, ...overrides }: Set
   corsOrigins: undefined,
   ...overrides,
   operatorToken: secretOf(operatorToken),
-  secretsKey: secretOf(secretsKey)
+  secretsKey: secretOf(secretsKey),
+  trustProxy: trustProxyOf(trustProxy)
 })
 
 /** The shortest operator token production accepts. */
