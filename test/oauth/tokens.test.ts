@@ -415,6 +415,16 @@ describe.each(databaseVariants())("tokens, revocation and the agent endpoint ($n
       expect(res.status).toBe(401)
       expect(res.headers.get("www-authenticate")).toContain(`error="invalid_token"`)
       expect((await refresh(client.clientId, tokens.refresh_token)).body.error).toBe("invalid_grant")
+      // Not merely blocked: revoked, so no later membership can bring the grant back.
+      const grants = await app.runSql(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        return yield* sql<{ reason: string | null; live: number }>`
+          SELECT g.revoked_reason AS reason,
+            (SELECT count(*)::int FROM oauth_refresh_tokens r WHERE r.grant_id = g.id AND r.revoked_at IS NULL) AS live
+          FROM oauth_grants g WHERE g.person_id = ${merchant.personId}`
+      }))
+      expect(grants).toEqual([{ reason: "member_removed", live: 0 }])
+      expect((await app.operator("DELETE", `/companies/${merchant.companyId}/members/${merchant.personId}`)).status).toBe(404)
     })
   })
 

@@ -44,6 +44,8 @@ export class OAuthGrants extends Context.Service<OAuthGrants, {
   readonly listConnections: (storeId: number) => Effect.Effect<ReadonlyArray<Connection>>
   /** The merchant revokes a connection: every token and unexchanged code of it. */
   readonly revokeConnection: (grantId: number) => Effect.Effect<void, NotFound>
+  /** Revokes every live grant a person gave for a company's Stores (they left it); how many. */
+  readonly revokeMemberGrants: (companyId: number, personId: number) => Effect.Effect<number>
   /** Deletes expired codes and tokens. */
   readonly prune: Effect.Effect<void>
 }>()("signcraft/OAuthGrants") {
@@ -63,6 +65,7 @@ export class OAuthGrants extends Context.Service<OAuthGrants, {
         authenticate: accessTokens.authenticate,
         listConnections: connections.listConnections,
         revokeConnection: revocation.revokeConnection,
+        revokeMemberGrants: revocation.revokeMemberGrants,
         prune: connections.prune
       })
     })

@@ -12,4 +12,4 @@ export interface GrantRecord {
 }
 
 /** Why a grant was revoked. */
-export type RevocationReason = "merchant" | "client" | "code_reuse" | "refresh_reuse"
+export type RevocationReason = "merchant" | "client" | "code_reuse" | "refresh_reuse" | "member_removed"

@@ -1,7 +1,7 @@
 import { connectionView, deprecatedUsageView, operatorStoreView } from "../../presenters/operator.js"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ValidationFailed } from "../../domain/errors.js"
+import { NotFound, ValidationFailed } from "../../domain/errors.js"
 import { formatTimestampV3 } from "../../domain/timestamp.js"
 import type { Grant } from "../../domain/scopes.js"
 import { Credentials } from "../../services/credentials.js"
@@ -39,7 +39,16 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
           password: payload.password,
           name: payload.name ?? null
         }))
-      .handle("removeMember", ({ params }) => identity.removeMember(params.company_id, params.person_id))
+      .handle("removeMember", ({ params }) =>
+        Effect.gen(function*() {
+          // Revoked first: should the removal then fail, the grants are gone anyway and a retry
+          // finds nothing left to revoke.
+          if (!(yield* identity.isMember(params.company_id, params.person_id))) {
+            return yield* new NotFound({ resource: "member" })
+          }
+          yield* grants.revokeMemberGrants(params.company_id, params.person_id)
+          return yield* identity.removeMember(params.company_id, params.person_id)
+        }))
       .handle("createApiKey", ({ params, payload }) =>
         Effect.gen(function*() {
           const wildcard = payload.legacy_wildcard === true

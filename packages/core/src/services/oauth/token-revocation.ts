@@ -50,6 +50,20 @@ export const makeTokenRevocation = Effect.gen(function*() {
         if (outcome._tag === "Revoke") yield* store.revokeGrant(outcome.grantId, "client")
       }).pipe(sql.withTransaction, Effect.orDie),
 
+    /**
+     * A person leaves a company: every live grant they gave for its Stores is revoked, tokens
+     * and unexchanged codes with it, in one transaction.
+     */
+    revokeMemberGrants: (companyId: number, personId: number) =>
+      Effect.gen(function*() {
+        const grants = yield* sql<{ readonly id: number }>`
+          SELECT g.id FROM oauth_grants g JOIN stores s ON s.id = g.store_id
+          WHERE s.company_id = ${companyId} AND g.person_id = ${personId} AND g.revoked_at IS NULL
+          FOR UPDATE OF g`
+        for (const grant of grants) yield* store.revokeGrant(Number(grant.id), "member_removed")
+        return grants.length
+      }).pipe(sql.withTransaction, Effect.orDie),
+
     /** The merchant revokes a connection: every token and unexchanged code of it. */
     revokeConnection: (grantId: number) =>
       Effect.gen(function*() {
