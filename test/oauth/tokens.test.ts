@@ -334,6 +334,34 @@ describe.each(databaseVariants())("tokens, revocation and the agent endpoint ($n
     })
   })
 
+  describe("retired signing keys", () => {
+    it("stop verifying once no token they signed can still be live, while the newer key's tokens verify", async () => {
+      const settings = Layer.succeed(Settings, app.settings)
+      const claims = { jti: "at_retired", sub: "1", client_id: "c", aud: app.agentResource, scope: "store:read" }
+      const signed = await app.runSql(Effect.gen(function*() {
+        const tokens = yield* AccessTokenSigner
+        const old = yield* tokens.sign(claims, Math.floor(Date.now() / 1000) + 600)
+        const kid = yield* tokens.rotate
+        const fresh = yield* tokens.sign(claims, Math.floor(Date.now() / 1000) + 600)
+        return { old, fresh, kid }
+      }).pipe(Effect.provide(AccessTokenSigner.layer.pipe(Layer.provide(settings)))))
+      // The newer key took over three hours ago: every token the old one signed has expired since.
+      const verdicts = await app.runSql(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`UPDATE oauth_signing_keys SET created_at = now() - interval '3 hours' WHERE kid = ${signed.kid}`
+        yield* sql`UPDATE oauth_signing_keys SET created_at = now() - interval '4 hours' WHERE kid <> ${signed.kid} AND created_at > now() - interval '3 hours'`
+        // Another process, with nothing cached, judges both tokens.
+        return yield* Effect.gen(function*() {
+          const tokens = yield* AccessTokenSigner
+          const verdict = (jwt: string) =>
+            tokens.verify(jwt).pipe(Effect.match({ onFailure: (e) => e.description, onSuccess: () => "verified" }))
+          return { old: yield* verdict(signed.old), fresh: yield* verdict(signed.fresh) }
+        }).pipe(Effect.provide(AccessTokenSigner.layer.pipe(Layer.provide(settings))))
+      }))
+      expect(verdicts).toEqual({ old: "The bearer token was not signed by this server.", fresh: "verified" })
+    })
+  })
+
   describe("revocation (RFC 7009)", () => {
     it("revoking the access token revokes its refresh token too", async () => {
       const { client, tokens } = await app.connect()

@@ -3,6 +3,7 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { exportJWK, generateKeyPair, importJWK, type JWK, jwtVerify, SignJWT } from "jose"
 import { randomBase62 } from "../domain/api-key.js"
 import { InvalidAccessToken } from "../domain/oauth/errors.js"
+import { ACCESS_TOKEN_TTL_SECONDS } from "../domain/oauth/tokens.js"
 import { jsonb, orUndefined, Timestamp } from "./oauth/rows.js"
 import { Settings } from "./settings.js"
 import { SecretBox } from "./secret-box.js"
@@ -24,6 +25,10 @@ const TYPE = "at+jwt"
 // verifying the tokens they signed until those expire.
 const KEY_ROTATION_MS = 30 * 24 * 60 * 60 * 1000
 const ACTIVE_KEY_CACHE_MS = 60 * 1000
+// Clocks of the processes sharing a database may disagree by this much.
+const CLOCK_SKEW_MS = 60 * 1000
+// Keys are few (one a month); the bound only keeps a flood of forged `kid`s from mattering.
+const MAX_VERIFYING_KEYS = 64
 
 // A row of `oauth_signing_keys`. The JWK is checked as an object here; `importJWK` judges its members.
 const KeyRow = Schema.Struct({
@@ -82,7 +87,7 @@ export class AccessTokenSigner extends Context.Service<AccessTokenSigner, {
         return parsed
       }
       const settings = yield* Settings
-      const verifying = new Map<string, CryptoKey>()
+      const verifying = new Map<string, { readonly key: CryptoKey; readonly verifiesUntil: number; readonly checkedAt: number }>()
       let active: ActiveKey | undefined
 
       const findNewestKey = SqlSchema.findOneOption({
@@ -93,11 +98,15 @@ export class AccessTokenSigner extends Context.Service<AccessTokenSigner, {
             SELECT kid, private_jwk AS "privateJwk", created_at AS "createdAt" FROM oauth_signing_keys
             WHERE retired_at IS NULL ORDER BY created_at DESC, kid LIMIT 1`
       })
+      // A key with the moment a newer key took over from it, if one has.
       const findKey = SqlSchema.findOneOption({
         Request: Schema.String,
-        Result: KeyRow,
+        Result: Schema.Struct({ ...KeyRow.fields, supersededAt: Schema.NullOr(Timestamp) }),
         execute: (kid) =>
-          sql`SELECT kid, private_jwk AS "privateJwk", created_at AS "createdAt" FROM oauth_signing_keys WHERE kid = ${kid}`
+          sql`
+            SELECT k.kid, k.private_jwk AS "privateJwk", k.created_at AS "createdAt",
+              (SELECT min(n.created_at) FROM oauth_signing_keys n WHERE n.created_at > k.created_at) AS "supersededAt"
+            FROM oauth_signing_keys k WHERE k.kid = ${kid}`
       })
 
       const createKey = Effect.gen(function*() {
@@ -126,16 +135,26 @@ export class AccessTokenSigner extends Context.Service<AccessTokenSigner, {
         return active
       })
 
+      // A key verifies until no token it signed can still be live: its successor's creation, plus
+      // the time a process may keep signing with a cached active key, plus an access token's life.
+      // Entries are looked up again after a minute, since a newer key may appear at any time.
       const verificationKey = (kid: string) =>
         Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
           const cached = verifying.get(kid)
-          if (cached !== undefined) return cached
+          if (cached !== undefined && now - cached.checkedAt < ACTIVE_KEY_CACHE_MS) {
+            return now < cached.verifiesUntil ? cached.key : undefined
+          }
           const row = yield* orUndefined(findKey(kid))
           if (row === undefined) return undefined
           const key = yield* Effect.promise(() => importJWK(publicPart(jwkOf(row.privateJwk)), ALG))
           if (!(key instanceof CryptoKey)) return undefined
-          verifying.set(kid, key)
-          return key
+          const verifiesUntil = row.supersededAt === null
+            ? Number.POSITIVE_INFINITY
+            : row.supersededAt.getTime() + ACTIVE_KEY_CACHE_MS + ACCESS_TOKEN_TTL_SECONDS * 1000 + CLOCK_SKEW_MS
+          if (verifying.size >= MAX_VERIFYING_KEYS) verifying.clear()
+          verifying.set(kid, { key, verifiesUntil, checkedAt: now })
+          return now < verifiesUntil ? key : undefined
         })
 
       const invalid = (description: string) => new InvalidAccessToken({ description })
