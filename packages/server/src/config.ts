@@ -26,6 +26,7 @@ export const CONFIG_VARIABLES = [
   "RATE_LIMIT_PER_IP_PER_MINUTE",
   "REGISTRATION_LIMIT_PER_HOUR",
   "REGISTRATION_LIMIT_PER_DAY",
+  "STOREFRONT_LIMIT_PER_STORE_PER_MINUTE",
   "WEBHOOK_RETRY_BASE_MS",
   "CORS_ORIGINS",
   "SECRETS_KEY",
@@ -209,6 +210,7 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
   const rateLimitPerIpPerMinute = integer("RATE_LIMIT_PER_IP_PER_MINUTE", 1200, 1)
   const registrationLimitPerHour = integer("REGISTRATION_LIMIT_PER_HOUR", 20, 1)
   const registrationLimitPerDay = integer("REGISTRATION_LIMIT_PER_DAY", 100, 1)
+  const storefrontWritesPerStorePerMinute = integer("STOREFRONT_LIMIT_PER_STORE_PER_MINUTE", 600, 1)
   const webhookRetryBaseMs = integer("WEBHOOK_RETRY_BASE_MS", 30_000, 1)
   const secretsKey = raw("SECRETS_KEY")
   if (secretsKey !== undefined) {
@@ -224,7 +226,7 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
   if (
     errors.length > 0 || port === undefined || baseUrl === undefined || environment === undefined ||
     rateLimitPerKeyPerMinute === undefined || rateLimitPerIpPerMinute === undefined ||
-    registrationLimitPerHour === undefined || registrationLimitPerDay === undefined ||
+    registrationLimitPerHour === undefined || registrationLimitPerDay === undefined || storefrontWritesPerStorePerMinute === undefined ||
     webhookRetryBaseMs === undefined || mcp === "invalid"
   ) {
     return { _tag: "Invalid", errors }
@@ -239,6 +241,7 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     rateLimitPerIpPerMinute,
     registrationLimitPerHour,
     registrationLimitPerDay,
+    storefrontWritesPerStorePerMinute,
     webhookRetryBaseMs,
     corsOrigins,
     secretsKey,

@@ -20,6 +20,8 @@ export interface ServiceSettings {
   readonly rateLimitPerIpPerMinute: number
   readonly registrationLimitPerHour: number
   readonly registrationLimitPerDay: number
+  /** Storefront writes (designs, form submissions) one Store takes a minute from all shoppers. */
+  readonly storefrontWritesPerStorePerMinute: number
   readonly webhookRetryBaseMs: number
   /** Largest request body accepted, in bytes. */
   readonly maxBodyBytes: number
@@ -71,6 +73,7 @@ export const defaultSettings = ({ operatorToken, secretsKey, trustProxy, ...over
   rateLimitPerIpPerMinute: 1200,
   registrationLimitPerHour: 20,
   registrationLimitPerDay: 100,
+  storefrontWritesPerStorePerMinute: 600,
   webhookRetryBaseMs: 30_000,
   maxBodyBytes: 1024 * 1024,
   corsOrigins: undefined,

@@ -7,16 +7,28 @@ import { problemAt } from "../failure-codecs.js"
 import { ResourceIdParam } from "../resource-id.js"
 
 
+/** Caps of an anonymous design (issue 11): it is stored and sent to the integrator. */
+export const FINISHED_DESIGN_CAPS = { title: 500, description: 10_000, customisations: 100, label: 200, value: 2_000, url: 2_048 } as const
+
+const capped = <S extends Schema.Top & { readonly Type: string }>(schema: S, max: number) => schema.check(Schema.isMaxLength(max))
+
+/** A customisation of a shopper's design, within the storefront's caps. */
+export const DesignCustomisation = Schema.Struct({
+  key: capped(V3Customisation.fields.key, FINISHED_DESIGN_CAPS.label),
+  label: capped(V3Customisation.fields.label, FINISHED_DESIGN_CAPS.label),
+  value: capped(V3Customisation.fields.value, FINISHED_DESIGN_CAPS.value)
+})
+
 /** A shopper's finished design (operating contract §3). */
 export const FinishedDesignRequest = Schema.Struct({
   integration_id: PositiveInt,
-  title: RequiredText,
+  title: capped(RequiredText, FINISHED_DESIGN_CAPS.title),
   price: NonNegativeInt,
   compare_price: Schema.optionalKey(NonNegativeInt),
   currency: Schema.optionalKey(CurrencyCode),
-  description: Schema.optionalKey(Schema.String),
-  customisations: Schema.optionalKey(Schema.Array(V3Customisation)),
-  product_image_url: Schema.optionalKey(AbsoluteUrl)
+  description: Schema.optionalKey(capped(Schema.String, FINISHED_DESIGN_CAPS.description)),
+  customisations: Schema.optionalKey(Schema.Array(DesignCustomisation).check(Schema.isMaxLength(FINISHED_DESIGN_CAPS.customisations))),
+  product_image_url: Schema.optionalKey(capped(AbsoluteUrl, FINISHED_DESIGN_CAPS.url))
 }).annotate({ identifier: "FinishedDesign" })
 
 /** The recorded design and the id the integrator gave it. */
