@@ -52,6 +52,7 @@ export { OAuthSessions, type ConnectableStore, type PersonSession } from "./serv
 export { AccessTokenSigner, type AccessTokenClaims } from "./services/oauth-tokens.js"
 export { Settings, defaultSettings, productionFaults, type Environment, type ServiceSettings, type SettingsInput } from "./services/settings.js"
 export { SecretBox } from "./services/secret-box.js"
+export { pruneRetained, RETENTION_BATCH, type RetentionCounts } from "./services/retention.js"
 export { parseKeyring } from "./domain/secret-box.js"
 export { clientAddressOf, parseTrustProxy, quotaAddress, TRUST_NO_PROXY, type TrustProxy } from "./domain/client-address.js"
 export { layerDatabase, migrate, type DatabaseConfig } from "./storage/database.js"

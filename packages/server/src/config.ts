@@ -27,6 +27,7 @@ export const CONFIG_VARIABLES = [
   "REGISTRATION_LIMIT_PER_HOUR",
   "REGISTRATION_LIMIT_PER_DAY",
   "STOREFRONT_LIMIT_PER_STORE_PER_MINUTE",
+  "RETENTION_DAYS",
   "WEBHOOK_RETRY_BASE_MS",
   "CORS_ORIGINS",
   "SECRETS_KEY",
@@ -211,6 +212,7 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
   const registrationLimitPerHour = integer("REGISTRATION_LIMIT_PER_HOUR", 20, 1)
   const registrationLimitPerDay = integer("REGISTRATION_LIMIT_PER_DAY", 100, 1)
   const storefrontWritesPerStorePerMinute = integer("STOREFRONT_LIMIT_PER_STORE_PER_MINUTE", 600, 1)
+  const retentionDays = integer("RETENTION_DAYS", 30, 1, 3650)
   const webhookRetryBaseMs = integer("WEBHOOK_RETRY_BASE_MS", 30_000, 1)
   const secretsKey = raw("SECRETS_KEY")
   if (secretsKey !== undefined) {
@@ -226,7 +228,7 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
   if (
     errors.length > 0 || port === undefined || baseUrl === undefined || environment === undefined ||
     rateLimitPerKeyPerMinute === undefined || rateLimitPerIpPerMinute === undefined ||
-    registrationLimitPerHour === undefined || registrationLimitPerDay === undefined || storefrontWritesPerStorePerMinute === undefined ||
+    registrationLimitPerHour === undefined || registrationLimitPerDay === undefined || storefrontWritesPerStorePerMinute === undefined || retentionDays === undefined ||
     webhookRetryBaseMs === undefined || mcp === "invalid"
   ) {
     return { _tag: "Invalid", errors }
@@ -242,6 +244,7 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     registrationLimitPerHour,
     registrationLimitPerDay,
     storefrontWritesPerStorePerMinute,
+    retentionDays,
     webhookRetryBaseMs,
     corsOrigins,
     secretsKey,

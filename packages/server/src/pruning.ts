@@ -1,12 +1,14 @@
-import { IdempotencyStore, OAuthClients, OAuthGrants, OAuthSessions, RateLimiter } from "@signcraft/core"
+import { IdempotencyStore, OAuthClients, OAuthGrants, OAuthSessions, pruneRetained, RateLimiter, Settings } from "@signcraft/core"
 import { Cause, Clock, Duration, Effect, Layer, Option } from "effect"
+import type { SqlClient } from "effect/sql"
 import type { LineOutput } from "./log-output.js"
 
 /** Rate-limit windows older than this are of no further use. */
 const RATE_LIMIT_HORIZON_MS = 60 * 60 * 1000
 
 /**
- * One pass: drops finished rate-limit windows and expired idempotency records, and, when
+ * One pass: drops finished rate-limit windows and expired idempotency records, what is older
+ * than `RETENTION_DAYS` (delivered events, delivery attempts, revoked grants), and, when
  * the connector's services are present, stale client registrations, old registration
  * attempts, expired sessions, codes and tokens.
  */
@@ -14,6 +16,7 @@ export const pruneOnce = Effect.gen(function*() {
   const now = yield* Clock.currentTimeMillis
   yield* (yield* RateLimiter).prune(now - RATE_LIMIT_HORIZON_MS)
   yield* (yield* IdempotencyStore).prune()
+  yield* pruneRetained((yield* Settings).retentionDays)
   const clients = yield* Effect.serviceOption(OAuthClients)
   if (Option.isSome(clients)) yield* clients.value.prune
   const grants = yield* Effect.serviceOption(OAuthGrants)
@@ -29,7 +32,7 @@ export const pruneOnce = Effect.gen(function*() {
 export const layerPruning = (
   interval: Duration.Input,
   output: LineOutput
-): Layer.Layer<never, never, RateLimiter | IdempotencyStore> =>
+): Layer.Layer<never, never, RateLimiter | IdempotencyStore | Settings | SqlClient.SqlClient> =>
   Layer.effectDiscard(
     pruneOnce.pipe(
       Effect.catchCause((cause) =>

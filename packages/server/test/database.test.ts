@@ -9,7 +9,7 @@ import { layerPruning, pruneOnce } from "../src/pruning.js"
 // One embedded database for the file: PGlite takes seconds to start.
 const database = layerDatabase({ _tag: "Embedded", location: "memory" })
 const services = Layer.mergeAll(Identity.layer, Credentials.layer, RateLimiter.layer, IdempotencyStore.layer).pipe(
-  Layer.provide(Layer.succeed(Settings, defaultSettings())),
+  Layer.provideMerge(Layer.succeed(Settings, defaultSettings())),
   Layer.provideMerge(database)
 )
 const runtime = ManagedRuntime.make(services)

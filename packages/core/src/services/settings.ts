@@ -20,6 +20,8 @@ export interface ServiceSettings {
   readonly rateLimitPerIpPerMinute: number
   readonly registrationLimitPerHour: number
   readonly registrationLimitPerDay: number
+  /** `RETENTION_DAYS`: delivered events, attempts and revoked grants older than this are deleted. */
+  readonly retentionDays: number
   /** Storefront writes (designs, form submissions) one Store takes a minute from all shoppers. */
   readonly storefrontWritesPerStorePerMinute: number
   readonly webhookRetryBaseMs: number
@@ -74,6 +76,7 @@ export const defaultSettings = ({ operatorToken, secretsKey, trustProxy, ...over
   registrationLimitPerHour: 20,
   registrationLimitPerDay: 100,
   storefrontWritesPerStorePerMinute: 600,
+  retentionDays: 30,
   webhookRetryBaseMs: 30_000,
   maxBodyBytes: 1024 * 1024,
   corsOrigins: undefined,
