@@ -222,6 +222,18 @@ const v3Entries: ReadonlyArray<FuzzEntry> = [
       body: undefined,
       headers: v3Headers(world)
     })
+  }),
+  entry({
+    method: "POST",
+    path: "/api/v3/webhook-subscriptions/{webhook_id}/rotate-secret",
+    format: "problem",
+    encoding: "none",
+    success: 200,
+    prepare: async (world) => ({
+      params: { webhook_id: String(await world.v3Subscription()) },
+      body: undefined,
+      headers: v3Headers(world)
+    })
   })
 ]
 

@@ -73,7 +73,7 @@ export class DeliveryWorker extends Context.Service<DeliveryWorker, {
             const headers = {
               "x-webhook-id": webhookIdOf(claim.eventId),
               "x-webhook-topic": claim.topic,
-              ...signatureHeaders(claim.secret, claim.body, new Date())
+              ...signatureHeaders(claim.secret, claim.body, new Date(), claim.previousSecret)
             }
             // Only the status counts: an answer cut short or too long still delivered the event.
             return yield* http.post(claim.url, { headers, body: claim.body }).pipe(

@@ -13,6 +13,9 @@ export interface ClaimedDelivery {
   readonly body: string
   readonly url: string
   readonly secret: string
+  /** The secret before the last rotation, while its overlap lasts: deliveries are signed with both. */
+  readonly previousSecret: string | null
+  readonly subscriptionId: number
   /** The number of the attempt about to be made, from 1. */
   readonly attempt: number
   readonly firstAttemptAt: Date
@@ -107,8 +110,12 @@ const ClaimRow = Schema.Struct({
   topic: Schema.String,
   body: Schema.String,
   url: Schema.String,
-  secret: Schema.String
+  secret: Schema.String,
+  previousSecret: Schema.NullOr(Schema.String),
+  subscriptionId: RowId
 }).pipe(Schema.encodeKeys({
+  previousSecret: "previous_secret",
+  subscriptionId: "subscription_id",
   eventId: "event_id",
   attempt: "attempt_count",
   firstAttemptAt: "first_attempt_at",
@@ -119,6 +126,9 @@ const toClaims = decodeRows(ClaimRow)
 const firstBody = decodeFirstRow(Schema.Struct({ body: Schema.String }))
 
 const notFound = new NotFound({ resource: "webhook delivery" })
+
+/** How long a subscription's deliveries may keep failing before it is disabled. */
+export const FAILING_DAYS_BEFORE_DISABLED = 5
 
 /**
  * The delivery queue (rows of `webhook_deliveries`) and its log. Claims take due rows with
@@ -182,6 +192,31 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
           Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(new NotFound({ resource: "webhook subscription" })) : Effect.void)
         )
 
+      // Endpoint health, in the manner of Svix: a delivered attempt clears a subscription's failing
+      // streak; a failed one starts it; a streak older than FAILING_DAYS_BEFORE_DISABLED disables
+      // the subscription, whose pending deliveries are cancelled (a PATCH to active re-enables it).
+      const recordHealth = (results: ReadonlyArray<{ readonly claim: ClaimedDelivery; readonly result: AttemptResult }>) =>
+        Effect.gen(function*() {
+          const healthy = [...new Set(results.filter(({ result }) => result.next._tag === "Delivered").map(({ claim }) => claim.subscriptionId))]
+          const failing = [...new Set(results.filter(({ result }) => result.next._tag !== "Delivered").map(({ claim }) => claim.subscriptionId))]
+            .filter((id) => !healthy.includes(id))
+          if (healthy.length > 0) {
+            yield* sql`UPDATE webhook_subscriptions SET failing_since = NULL WHERE ${sql.in("id", healthy)} AND failing_since IS NOT NULL`
+          }
+          if (failing.length === 0) return
+          yield* sql`UPDATE webhook_subscriptions SET failing_since = now() WHERE ${sql.in("id", failing)} AND failing_since IS NULL`
+          const disabled = yield* sql<{ readonly id: number }>`
+            UPDATE webhook_subscriptions SET status = 'disabled', updated_at = now()
+            WHERE ${sql.in("id", failing)} AND status = 'active'
+              AND failing_since <= now() - make_interval(days => ${FAILING_DAYS_BEFORE_DISABLED})
+            RETURNING id`
+          if (disabled.length === 0) return
+          yield* sql`
+            UPDATE webhook_deliveries SET status = 'cancelled', locked_until = NULL, claimed_by = NULL,
+              last_error = ${`subscription disabled after failing for ${FAILING_DAYS_BEFORE_DISABLED} days`}, updated_at = now()
+            WHERE ${sql.in("subscription_id", disabled.map((row) => Number(row.id)))} AND status = 'pending'`
+        })
+
       return WebhookDeliveries.of({
         claimDue: (workerId, limit, leaseMs) =>
           sql`
@@ -202,15 +237,22 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
               FROM due WHERE d.id = due.id
               RETURNING d.id, d.event_id, d.subscription_id, d.attempt_count, d.first_attempt_at
             )
-            SELECT c.id, c.event_id, c.attempt_count, c.first_attempt_at, e.created_at AS event_created_at,
-              e.topic, coalesce(e.body, e.payload::text) AS body, s.url, s.secret
+            SELECT c.id, c.event_id, c.subscription_id, c.attempt_count, c.first_attempt_at, e.created_at AS event_created_at,
+              e.topic, coalesce(e.body, e.payload::text) AS body, s.url, s.secret,
+              CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret
             FROM claimed c
             JOIN events e ON e.id = c.event_id
             JOIN webhook_subscriptions s ON s.id = c.subscription_id
             ORDER BY c.id`.pipe(
             Effect.flatMap(toClaims),
             // The signing secret is opened here, for the worker that signs with it.
-            Effect.map((claims) => claims.map((claim) => ({ ...claim, secret: box.open(claim.secret) })))
+            Effect.map((claims) =>
+              claims.map((claim) => ({
+                ...claim,
+                secret: box.open(claim.secret),
+                previousSecret: claim.previousSecret === null ? null : box.open(claim.previousSecret)
+              }))
+            )
           ),
         record: (workerId, results) => {
           const [first, ...rest] = results.map(({ claim, result }) => {
@@ -251,7 +293,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
               updated_at = now()
             FROM ${sql.updateValues([first.outcome, ...rest.map((row) => row.outcome)], "r")}
             WHERE d.id = r.id::bigint AND d.claimed_by = ${workerId} AND d.attempt_count = r.attempt::integer
-              AND d.status = 'pending'`.pipe(Effect.asVoid)
+              AND d.status = 'pending'`.pipe(Effect.andThen(recordHealth(results)))
         },
         listForSubscription: (storeId, subscriptionId, { limit, beforeId, status }) =>
           Effect.gen(function*() {

@@ -16,7 +16,7 @@ export interface SubscriptionRecord {
   /** The signing secret: shown by v3 only on creation, by v2 on every read (its contract). */
   readonly secret: string
   readonly meta: Readonly<Record<string, unknown>>
-  /** `active`; other states are not used yet. */
+  /** `active`, or `disabled` once its deliveries kept failing for five days (a PATCH re-enables it). */
   readonly status: string
   readonly createdAt: string
   readonly updatedAt: string
@@ -27,6 +27,18 @@ export interface SubscriptionFields {
   readonly topic: WebhookTopic
   readonly url: string
   readonly meta?: Readonly<Record<string, unknown>>
+  /** Only `active`, on a change: re-enables a disabled subscription. */
+  readonly status?: "active"
+}
+
+/** How long a rotated-out secret keeps signing deliveries beside the new one. */
+export const SECRET_ROTATION_OVERLAP_HOURS = 24
+
+/** A subscription right after its secret was rotated. */
+export interface RotatedSubscription {
+  readonly subscription: SubscriptionRecord
+  /** Until when deliveries also carry a signature made with the previous secret. */
+  readonly previousSecretExpiresAt: string
 }
 
 const MetaDocument = Schema.Record(Schema.String, Schema.Unknown)
@@ -44,6 +56,9 @@ const Row = Schema.Struct({
 }).pipe(Schema.encodeKeys({ storeId: "store_id", createdAt: "created_at", updatedAt: "updated_at" }))
 
 const firstRecord = decodeFirstRow(Row)
+const OverlapRow = Schema.Struct({ previousSecretExpiresAt: Schema.String }).pipe(
+  Schema.encodeKeys({ previousSecretExpiresAt: "previous_secret_expires_at" })
+)
 
 /** A fresh signing secret: `whsec_` and 32 base62 characters (190 bits). */
 export const newSigningSecret = (): string => `whsec_${randomBase62(32)}`
@@ -69,6 +84,11 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
   ) => Effect.Effect<SubscriptionRecord, NotFound | ValidationFailed>
   /** Deletes a subscription and cancels its pending deliveries; its delivery log stays. */
   readonly remove: (storeId: number, id: number) => Effect.Effect<void, NotFound>
+  /**
+   * A new signing secret; for {@link SECRET_ROTATION_OVERLAP_HOURS} deliveries are signed with
+   * the previous one too (`x-webhook-signature`) and the new one (`x-webhook-signature-next`).
+   */
+  readonly rotateSecret: (storeId: number, id: number) => Effect.Effect<RotatedSubscription, NotFound>
 }>()("signcraft/WebhookSubscriptions") {
   static readonly layer = Layer.effect(
     WebhookSubscriptions,
@@ -140,6 +160,8 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
                 topic = ${change.topic ?? current.topic},
                 url = ${change.url ?? current.url},
                 meta = ${jsonParam(MetaDocument, change.meta ?? current.meta)},
+                status = ${change.status ?? current.status},
+                failing_since = ${change.status === "active" ? null : sql`failing_since`},
                 updated_at = now()
               WHERE id = ${id} AND store_id = ${storeId} AND deleted_at IS NULL
               RETURNING ${columns}`.pipe(Effect.orDie)
@@ -148,6 +170,24 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
               onSome: (row) => Effect.succeed(opened(row))
             })
           }),
+        rotateSecret: (storeId, id) =>
+          Effect.gen(function*() {
+            yield* find(storeId, id)
+            const rows = yield* sql`
+              UPDATE webhook_subscriptions SET
+                previous_secret = secret,
+                previous_secret_expires_at = now() + make_interval(hours => ${SECRET_ROTATION_OVERLAP_HOURS}),
+                secret = ${box.seal(newSigningSecret())},
+                updated_at = now()
+              WHERE id = ${id} AND store_id = ${storeId} AND deleted_at IS NULL
+              RETURNING ${columns},
+                to_char(previous_secret_expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS previous_secret_expires_at`.pipe(
+              Effect.orDie
+            )
+            const subscription = yield* decodeSingleRow(Row)(rows)
+            const { previousSecretExpiresAt } = yield* decodeSingleRow(OverlapRow)(rows)
+            return { subscription: opened(subscription), previousSecretExpiresAt }
+          }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die)),
         remove: (storeId, id) =>
           sql.withTransaction(
             Effect.gen(function*() {

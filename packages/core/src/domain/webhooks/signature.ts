@@ -6,6 +6,12 @@ import { readHeader } from "./headers.js"
 export const WEBHOOK_TIMESTAMP_HEADER = "x-webhook-timestamp"
 /** Header carrying the lowercase hex HMAC-SHA256 of `timestamp + "." + raw_body`. */
 export const WEBHOOK_SIGNATURE_HEADER = "x-webhook-signature"
+/**
+ * During the 24 hours after a secret rotation: the signature made with the new secret, while
+ * `x-webhook-signature` keeps the one made with the previous secret, so a receiver that checks
+ * only `x-webhook-signature` with the secret it holds keeps working until it switches.
+ */
+export const WEBHOOK_NEXT_SIGNATURE_HEADER = "x-webhook-signature-next"
 /** Largest accepted distance between the signing time and the receiver's clock. */
 export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300
 
@@ -23,17 +29,32 @@ export const signPayload = (secret: Bytes, timestamp: number, rawBody: Bytes): s
   return hmacHex(secret, String(timestamp), rawBody)
 }
 
-/** The two signature headers of a delivery of `rawBody` signed at `now`. */
+/**
+ * The signature headers of a delivery of `rawBody` signed at `now`. With a `previousSecret` (a
+ * rotation's overlap), `x-webhook-signature` is made with it and `x-webhook-signature-next` with
+ * `secret`.
+ */
 export const signatureHeaders = (
   secret: Bytes,
   rawBody: Bytes,
-  now: Date
-): { readonly "x-webhook-timestamp": string; readonly "x-webhook-signature": string } => {
+  now: Date,
+  previousSecret?: Bytes | null
+): {
+  readonly "x-webhook-timestamp": string
+  readonly "x-webhook-signature": string
+  readonly "x-webhook-signature-next"?: string
+} => {
   const timestamp = Math.floor(now.getTime() / 1000)
-  return {
-    [WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
-    [WEBHOOK_SIGNATURE_HEADER]: signPayload(secret, timestamp, rawBody)
-  }
+  return previousSecret === undefined || previousSecret === null
+    ? {
+      [WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
+      [WEBHOOK_SIGNATURE_HEADER]: signPayload(secret, timestamp, rawBody)
+    }
+    : {
+      [WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
+      [WEBHOOK_SIGNATURE_HEADER]: signPayload(previousSecret, timestamp, rawBody),
+      [WEBHOOK_NEXT_SIGNATURE_HEADER]: signPayload(secret, timestamp, rawBody)
+    }
 }
 
 /** Outcome of verifying a delivery; `reason` is safe to log, never echo secrets. */
@@ -48,7 +69,8 @@ export type WebhookVerification =
 export interface VerifyWebhookInput {
   readonly rawBody: Bytes
   readonly headers: HeaderSource
-  readonly secret: Bytes
+  /** The secret, or during a rotation both (new and old, in any order): either verifies. */
+  readonly secret: Bytes | ReadonlyArray<Bytes>
   readonly toleranceSeconds?: number
   /** The receiver's clock; defaults to the current time. */
   readonly now?: Date
@@ -82,6 +104,13 @@ export const verifyWebhook = (input: VerifyWebhookInput): WebhookVerification =>
   // Written so that a NaN clock or tolerance fails closed instead of accepting any age.
   const withinTolerance = Math.abs(nowSeconds - Number(timestamp)) <= tolerance
   if (!withinTolerance) return { ok: false, reason: "timestamp_out_of_tolerance" }
-  const expected = hmacHex(input.secret, timestamp, input.rawBody)
-  return constantTimeEquals(signature.toLowerCase(), expected) ? { ok: true } : { ok: false, reason: "signature_mismatch" }
+  const secrets: ReadonlyArray<Bytes> = typeof input.secret === "string" || input.secret instanceof Uint8Array ? [input.secret] : input.secret
+  const presented = [signature, readHeader(input.headers, WEBHOOK_NEXT_SIGNATURE_HEADER)]
+    .filter((value): value is string => value !== undefined)
+    .map((value) => value.toLowerCase())
+  const matches = secrets.some((secret) => {
+    const expected = hmacHex(secret, timestamp, input.rawBody)
+    return presented.some((candidate) => constantTimeEquals(candidate, expected))
+  })
+  return matches ? { ok: true } : { ok: false, reason: "signature_mismatch" }
 }

@@ -80,8 +80,20 @@ export const WebhookEventTypeV3 = Schema.Struct({
 /** The merge patch of a subscription: RFC 7396's media type, or plain JSON as most clients send. */
 const SubscriptionPatch = Schema.Struct({
   topic: Schema.optionalKey(WebhookTopicSchema),
-  url: Schema.optionalKey(Schema.String)
+  url: Schema.optionalKey(Schema.String),
+  status: Schema.optionalKey(Schema.Literal("active").annotate({
+    description: "`active` re-enables a subscription that was disabled after five days of failing deliveries."
+  }))
 }).annotate({ identifier: "WebhookSubscriptionPatch" })
+
+/** A subscription right after a secret rotation: the new secret, shown only here. */
+export const RotatedWebhookSubscriptionV3 = Schema.Struct({
+  ...CreatedWebhookSubscriptionV3.fields,
+  previous_secret_expires_at: Schema.String.annotate({
+    description:
+      "Until then every delivery carries x-webhook-signature made with the previous secret and x-webhook-signature-next made with the new one."
+  })
+}).annotate({ identifier: "RotatedWebhookSubscription" })
 
 const page = { limit: Schema.optionalKey(Schema.String), cursor: Schema.optionalKey(Schema.String) }
 const subscriptionParams = { webhook_id: ResourceIdParam("webhook subscription") }
@@ -120,9 +132,22 @@ export class V3WebhooksApi extends HttpApiGroup.make("v3Webhooks")
     })
       .annotate(RequiredScope, "webhooks:write")
       .annotateMerge(OpenApi.annotations({
-        summary: "Change a subscription's topic or URL (merge patch)",
-        description: "Omitted members are unchanged. Only `topic` and `url` can change; the secret is kept."
+        summary: "Change a subscription's topic or URL, or re-enable it (merge patch)",
+        description:
+          "Omitted members are unchanged. `topic` and `url` can change, and `status: active` re-enables a disabled subscription; the secret is kept (rotate it with POST …/rotate-secret)."
       })),
+    HttpApiEndpoint.post("rotateSecret", "/webhook-subscriptions/:webhook_id/rotate-secret", {
+      params: subscriptionParams,
+      success: Envelope(RotatedWebhookSubscriptionV3)
+    })
+      .annotate(RequiredScope, "webhooks:write")
+      .annotate(Idempotency, "optional")
+      .annotateMerge(OpenApi.annotations({
+        summary: "Rotate the signing secret, with a 24-hour overlap",
+        description:
+          "Returns the new secret once. For 24 hours deliveries keep x-webhook-signature made with the previous secret (receivers holding it keep working) and add x-webhook-signature-next made with the new one; verifyWebhook accepts either secret. Takes an optional Idempotency-Key."
+      }))
+      .middleware(IdempotentWrites),
     HttpApiEndpoint.delete("deleteSubscription", "/webhook-subscriptions/:webhook_id", {
       params: subscriptionParams,
       success: Envelope(DeletedWebhookSubscription)

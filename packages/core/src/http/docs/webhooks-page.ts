@@ -7,6 +7,7 @@ import {
 import {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
   signatureHeaders,
+  WEBHOOK_NEXT_SIGNATURE_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER
 } from "../../domain/webhooks/signature.js"
@@ -150,7 +151,9 @@ export const webhooksPage = (baseUrl: string, retryBaseMs: number): string =>
       `<tr><td>${code("x-webhook-topic")}</td><td>The topic, e.g. <code>order:created</code>.</td></tr>` +
       `<tr><td>${code(WEBHOOK_TIMESTAMP_HEADER)}</td><td>The signing time, Unix seconds as a decimal string.</td></tr>` +
       `<tr><td>${code(WEBHOOK_SIGNATURE_HEADER)}</td><td>Lowercase hex HMAC-SHA256, keyed with the subscription's secret, ` +
-      "of the bytes <code>timestamp + \".\" + raw body</code>.</td></tr></tbody></table>" +
+      "of the bytes <code>timestamp + \".\" + raw body</code>.</td></tr>" +
+      `<tr><td>${code(WEBHOOK_NEXT_SIGNATURE_HEADER)}</td><td>Only for 24 hours after a secret rotation: the same HMAC keyed ` +
+      "with the new secret, while the signature header above is keyed with the previous one.</td></tr></tbody></table>" +
       "<h2>Payloads</h2><p>The examples are signed with the secret <code>" + EXAMPLE_SECRET + "</code>.</p>" +
       EVENT_TYPES.map(topicSection).join("") +
       "<h2>Verifying a delivery</h2><p>Verify before parsing JSON, against the raw body exactly as received: any " +
@@ -163,5 +166,15 @@ export const webhooksPage = (baseUrl: string, retryBaseMs: number): string =>
       "<p>For example: <code>./verify.sh \"$SECRET\" \"$TIMESTAMP\" \"$SIGNATURE\" &lt; body.json</code> prints " +
       "<code>valid</code> (exit 0) or <code>invalid</code> (exit 1). Its comparison is not constant-time: use it to check " +
       "deliveries by hand or in scripts, and the TypeScript or Python version in a receiver.</p>" +
+      "<h2>Rotating the secret</h2><p><code>POST /api/v3/webhook-subscriptions/{webhook_id}/rotate-secret</code> returns " +
+      "a new secret once, with <code>previous_secret_expires_at</code> 24 hours ahead. Until then every delivery keeps " +
+      `<code>${WEBHOOK_SIGNATURE_HEADER}</code> keyed with the previous secret, so a receiver that checks only that header ` +
+      `keeps working, and adds <code>${WEBHOOK_NEXT_SIGNATURE_HEADER}</code> keyed with the new one. Install the new secret ` +
+      "before the overlap ends, or verify with both secrets (<code>verifyWebhook({ secret: [next, previous] })</code> " +
+      "checks both headers) and switch at any time.</p>" +
+      "<h2>Failing endpoints</h2><p>A subscription whose deliveries have kept failing for five days is disabled: its " +
+      "<code>status</code> reads <code>disabled</code> (v3 and v2), its pending deliveries are cancelled with that reason " +
+      "in the delivery log, and new events skip it. <code>PATCH</code> it with <code>{\"status\": \"active\"}</code> " +
+      "(and a working <code>url</code>) to re-enable it.</p>" +
       "<h2>Retries</h2>" + retrySection(retryBaseMs)
   )

@@ -1,3 +1,4 @@
+import { formatTimestampV3 } from "../../domain/timestamp.js"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { EVENT_TYPES } from "../../domain/webhooks/topics.js"
@@ -47,6 +48,15 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
           const id = params.webhook_id
           const updated = yield* subscriptions.update(yield* storeId, id, payload)
           return yield* envelope(subscriptionV3Of(updated))
+        }))
+      .handle("rotateSecret", ({ params }) =>
+        Effect.gen(function*() {
+          const rotated = yield* subscriptions.rotateSecret(yield* storeId, params.webhook_id)
+          return yield* envelope({
+            ...subscriptionV3Of(rotated.subscription),
+            secret: rotated.subscription.secret,
+            previous_secret_expires_at: formatTimestampV3(rotated.previousSecretExpiresAt)
+          })
         }))
       .handle("deleteSubscription", ({ params }) =>
         Effect.gen(function*() {

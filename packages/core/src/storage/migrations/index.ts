@@ -7,6 +7,7 @@ import oauth from "./0005_oauth.js"
 import pricingDocumentText from "./0006_pricing_document_text.js"
 import pricingIds from "./0007_pricing_ids.js"
 import cursorSigningKey from "./0008_cursor_signing_key.js"
+import webhookHealth from "./0009_webhook_health.js"
 
 /**
  * Every schema migration, in order. Migrations are Effects compiled into the
@@ -20,5 +21,6 @@ export const migrations = Migrator.fromRecord({
   "0005_oauth": oauth,
   "0006_pricing_document_text": pricingDocumentText,
   "0007_pricing_ids": pricingIds,
-  "0008_cursor_signing_key": cursorSigningKey
+  "0008_cursor_signing_key": cursorSigningKey,
+  "0009_webhook_health": webhookHealth
 })
