@@ -182,6 +182,32 @@ describe.each(databaseVariants())("agent tools over the MCP endpoint ($name data
     expect(missing.value.error).toBe("not_found")
   })
 
+  it("refuses a chunked body over the 1 MiB limit with 413 before the MCP SDK reads it (its own cap is 4 MiB)", async () => {
+    const { token } = await connected()
+    const piece = new TextEncoder().encode(`"${"x".repeat(64 * 1024)}",`)
+    let sent = 0
+    // 2 MiB in 64 KiB chunks, with no Content-Length: only reading can find the size.
+    const body = new ReadableStream<Uint8Array>({
+      pull: (controller) => {
+        if (sent >= 32) {
+          controller.enqueue(new TextEncoder().encode("1]"))
+          controller.close()
+          return
+        }
+        controller.enqueue(sent === 0 ? new Uint8Array([91, ...piece]) : piece)
+        sent += 1
+      }
+    })
+    const res = await app.fetchApp(app.agentUrl, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body,
+      duplex: "half"
+    } as RequestInit)
+    expect(res.status).toBe(413)
+    expect(sent).toBeLessThan(32)
+  })
+
   it("manages webhook subscriptions, showing the secret only on creation", async () => {
     const { token } = await connected()
     const created = await call(token, "create_webhook_subscription", { topic: "order:created", url: "http://127.0.0.1:9/hook" })
