@@ -16,7 +16,8 @@
  *
  * Servers run pinned to CPU 0 and autocannon to CPU 1 when `taskset` and two CPUs exist.
  * Loopback only; every run is bounded. BENCH_SECONDS (10) per run, BENCH_WARMUP_SECONDS (2,
- * at most BENCH_SECONDS), BENCH_CONNECTIONS (50), BENCH_CASES (comma list; all by default).
+ * at most BENCH_SECONDS), BENCH_CONNECTIONS (50), BENCH_CASES (comma list; all by default),
+ * BENCH_PROFILE_DIR (the signcraft servers run with --cpu-prof and write their profiles there).
  * With BENCH_SUMMARY_FILE set, the markdown summary is appended there too (bench/run.ts).
  * Exits non-zero only when something crashes; a figure below target is reported, not fatal.
  */
@@ -38,6 +39,7 @@ import {
   watchRss
 } from "./processes.js"
 import { checkOnce, designBody, orderBody, seed, type Seeded } from "./seed.js"
+import { serverNodeFlags } from "../packages/server/bin/node-flags.js"
 import { appendSummary } from "./summary.js"
 import { STARTUP_TARGETS, type StartupTimings, timeStartups } from "./startup.js"
 
@@ -45,6 +47,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? "10")
 const WARMUP_SECONDS = Math.min(SECONDS, Number(process.env.BENCH_WARMUP_SECONDS ?? "2"))
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? "50")
 const SELECTED = (process.env.BENCH_CASES ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "")
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR === undefined || process.env.BENCH_PROFILE_DIR === ""
+  ? undefined
+  : process.env.BENCH_PROFILE_DIR
 const OPERATOR_TOKEN = `bench_${Date.now()}_${Math.random().toString(36).slice(2)}`
 // High enough that the quotas never answer 429 during a run.
 const UNTHROTTLED = "1000000000"
@@ -160,7 +165,10 @@ const startReceiver = async () => {
 const startSigncraft = async (database: Record<string, string>, pin: boolean) => {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
-  const server = spawnServer(["--conditions=@signcraft/source", "--import", "tsx", "packages/server/src/bin.ts", "serve"], {
+  // BENCH_PROFILE_DIR: each signcraft server writes a V8 CPU profile there when it stops.
+  const profile = PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`]
+  // The heap flags `npm start` runs the server with (packages/server/bin/signcraft.js).
+  const server = spawnServer([...profile, ...serverNodeFlags(), "--conditions=@signcraft/source", "--import", "tsx", "packages/server/src/bin.ts", "serve"], {
     PORT: String(port),
     HOST: "127.0.0.1",
     BASE_URL: base,

@@ -20,3 +20,30 @@ describe("the signcraft bin in a checkout", () => {
     expect(result.stderr).toContain('Unknown command "no-such-command"')
   })
 })
+
+// The server runs with a bounded heap (issue 15, peak memory), unless NODE_OPTIONS sizes it.
+describe("the server's heap flags", () => {
+  it("bound the old and young generations", async () => {
+    const { serverNodeFlags } = await import("../bin/node-flags.js")
+    expect(serverNodeFlags("")).toEqual(["--max-old-space-size=256", "--max-semi-space-size=4"])
+  })
+
+  it("leave a heap size NODE_OPTIONS sets to NODE_OPTIONS", async () => {
+    const { serverNodeFlags } = await import("../bin/node-flags.js")
+    expect(serverNodeFlags("--max-old-space-size=2048")).toEqual(["--max-semi-space-size=4"])
+  })
+
+  it("reach the server the bin starts", () => {
+    // A heap limit is visible as the limit V8 reports; --help is enough to start the server's process.
+    const result = spawnSync(process.execPath, ["packages/server/bin/signcraft.js", "--help"], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+      timeout: 60_000,
+      env: { ...process.env, NODE_OPTIONS: "--require ./packages/server/test/support/print-heap-limit.cjs" }
+    })
+    expect(result.status).toBe(0)
+    const limits = [...result.stderr.matchAll(/heap limit (\d+) MB/g)].map((match) => Number(match[1]))
+    // The bin's own process has Node's default limit; the server's child has the bounded one.
+    expect(Math.min(...limits)).toBeLessThanOrEqual(256 + 64)
+  })
+})

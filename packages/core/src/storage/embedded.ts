@@ -4,7 +4,13 @@ import { Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { mkdirSync } from "node:fs"
+import { initialiseInChild, isInitialised } from "./embedded-initdb.js"
 import { openPgliteConnection } from "./pglite-wire.js"
+
+// PostgreSQL's default of 128 MB of shared buffers lives in PGlite's heap for the process's life;
+// a sign service's working set (keys, customisers, recent orders) is a few MB, and the operating
+// system caches the files beneath. Start parameters leave the data directory's own settings alone.
+const EMBEDDED_SETTINGS = ["-c", "shared_buffers=16MB"]
 
 /** Where the embedded database keeps its files; `memory` keeps nothing on disk. */
 export type EmbeddedLocation = { readonly dataDir: string } | "memory"
@@ -20,8 +26,12 @@ export const layerEmbedded = (
     Effect.gen(function*() {
       const db = yield* Effect.acquireRelease(
         Effect.promise(async () => {
-          if (location !== "memory") mkdirSync(location.dataDir, { recursive: true })
-          const instance = location === "memory" ? new PGlite() : new PGlite(location.dataDir)
+          if (location !== "memory") {
+            mkdirSync(location.dataDir, { recursive: true })
+            if (!isInitialised(location.dataDir)) await initialiseInChild(location.dataDir)
+          }
+          const options = { startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS] }
+          const instance = location === "memory" ? new PGlite(options) : new PGlite(location.dataDir, options)
           await instance.waitReady
           return instance
         }),

@@ -43,8 +43,21 @@ export const openPgliteConnection = (db: PGlite): Duplex => {
     return message
   }
 
-  const drain = async (): Promise<void> => {
+  // Every complete message that has arrived, as one batch: PGlite runs a batch in one call into
+  // its backend, and the driver writes a statement's Bind, Execute and Sync together.
+  const nextBatch = (): Buffer | "ssl" | undefined => {
+    const first = nextMessage()
+    if (first === undefined || first === "ssl" || !started) return first
+    const batch: Array<Buffer> = [first]
     for (let message = nextMessage(); message !== undefined; message = nextMessage()) {
+      if (message === "ssl") throw new Error("SSLRequest after startup")
+      batch.push(message)
+    }
+    return batch.length === 1 ? first : Buffer.concat(batch)
+  }
+
+  const drain = async (): Promise<void> => {
+    for (let message = nextBatch(); message !== undefined; message = nextBatch()) {
       if (message === "ssl") {
         // "N": no TLS on an in-process stream; the client proceeds in clear.
         server.write(Buffer.from("N"))
