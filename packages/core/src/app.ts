@@ -38,6 +38,7 @@ import { apiRouteTable } from "./http/route-table.js"
 import { Credentials } from "./services/credentials.js"
 import { CursorKey } from "./services/cursor-key.js"
 import { Customisers } from "./services/customisers.js"
+import { PricingCache } from "./services/pricing-cache.js"
 import { OAuthClients } from "./services/oauth-clients.js"
 import { OAuthGrants } from "./services/oauth-grants.js"
 import { OAuthSessions } from "./services/oauth-sessions.js"
@@ -81,7 +82,7 @@ export const layerServices = Layer.mergeAll(
   RateLimiter.layer,
   IdempotencyStore.layer,
   DeprecatedUsage.layer,
-  Customisers.layer,
+  Customisers.layer.pipe(Layer.provideMerge(PricingCache.layer)),
   Outbox.layer
 )
 

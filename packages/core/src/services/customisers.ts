@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { NotFound } from "../domain/errors.js"
+import { PricingCache } from "./pricing-cache.js"
 import type { LegacySpellings } from "../domain/pricing/legacy-spellings.js"
 import { type PricingContent, EMPTY_PRICING_CONTENT } from "../domain/pricing/content.js"
 import {
@@ -141,6 +142,7 @@ export class Customisers extends Context.Service<Customisers, {
     Customisers,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const pricingCache = yield* PricingCache
       // Microseconds survive as text; a JavaScript Date would cut them to milliseconds.
       const columns = sql.unsafe(`
         c.id, c.store_id, c.name, c.pricing_model, c.product_family, c.selection_mode, c.active,
@@ -177,9 +179,14 @@ export class Customisers extends Context.Service<Customisers, {
             const current = yield* selectPricing(storeId, customiserId, true)
             const replacement = yield* decide(current)
             yield* storePricing(customiserId, replacement)
+            yield* pricingCache.announce(customiserId)
             return yield* selectPricing(storeId, customiserId, false)
           })
-        ).pipe(Effect.catchTag("SqlError", Effect.die))
+        ).pipe(
+          Effect.catchTag("SqlError", Effect.die),
+          // After the commit: a read that raced the write cannot cache what it replaced.
+          Effect.ensuring(Effect.sync(() => pricingCache.forget(customiserId)))
+        )
 
       // `storeId` undefined: any Store (the public storefront resolves the owner from the customiser).
       const findWhere = (customiserId: number, storeId: number | undefined) =>

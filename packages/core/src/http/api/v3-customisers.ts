@@ -44,10 +44,15 @@ export class V3CustomisersApi extends HttpApiGroup.make("v3Customisers")
       .annotate(OpenApi.Summary, "One customiser"),
     HttpApiEndpoint.get("getPricing", "/customisers/:customiser_id/pricing", {
       params,
-      success: Envelope(PricingDocumentV3)
+      headers: { "if-none-match": Schema.optionalKey(Schema.String) },
+      success: [Envelope(PricingDocumentV3), HttpApiSchema.Empty(304)]
     })
       .annotate(RequiredScope, "pricing:read")
-      .annotate(OpenApi.Summary, "The customiser's pricing document"),
+      .annotateMerge(pricingDocs(
+        "The customiser's pricing document",
+        "Carries a strong `ETag` naming the document (`data`; `links` and `meta` are per request). " +
+          "Send it back in `If-None-Match` and an unchanged document answers 304 with no body."
+      )),
     HttpApiEndpoint.put("putPricing", "/customisers/:customiser_id/pricing", {
       params,
       payload: pricingBody,

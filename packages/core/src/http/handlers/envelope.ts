@@ -31,3 +31,10 @@ export const collectionEnvelope = <A>(items: ReadonlyArray<A>, nextCursor: strin
       meta: { api_version: "v3" as const, request_id: info.requestId }
     }
   })
+
+/**
+ * The v3 envelope as JSON text around data already serialised (`dataJson`), for documents kept as
+ * text: the same bytes `JSON.stringify` gives the envelope `shell` holding that data.
+ */
+export const envelopeText = (dataJson: string, shell: { readonly links: unknown; readonly meta: unknown }): string =>
+  `{"data":${dataJson},"links":${JSON.stringify(shell.links)},"meta":${JSON.stringify(shell.meta)}}`

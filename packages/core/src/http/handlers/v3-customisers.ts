@@ -9,7 +9,9 @@ import type { Settings } from "../../services/settings.js"
 import { CursorKey } from "../../services/cursor-key.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
-import { envelope } from "./envelope.js"
+import { envelope, envelopeText } from "./envelope.js"
+import { ifNoneMatchHits, strongEtagOf } from "../../domain/etag.js"
+import { PricingCache } from "../../services/pricing-cache.js"
 import { idPage } from "./id-page.js"
 import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "../../services/pricing-decisions.js"
 
@@ -17,6 +19,7 @@ import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "..
 export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Customisers", (handlers) =>
   Effect.gen(function*() {
     const customisers = yield* Customisers
+    const pricingCache = yield* PricingCache
     const cursorKey = (yield* CursorKey).secret
     const storeId = Effect.gen(function*() {
       return (yield* CurrentPrincipal).storeId
@@ -26,6 +29,19 @@ export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Custo
     // be shown, not fail the success schema, and a large document skips a second walk.
     const sendPricing = <A>(body: Effect.Effect<A, never, Settings>) =>
       Effect.map(body, (value) => HttpServerResponse.jsonUnsafe(value))
+
+    // A read that finds no current entry: the document as read, kept for the next read unless a
+    // write lands meanwhile (the epoch is taken before the database is read).
+    const readPricingToCache = (store: number, id: number) =>
+      Effect.suspend(() => {
+        const epoch = pricingCache.epoch()
+        return Effect.map(customisers.readPricing(store, id), (stored) => {
+          const json = JSON.stringify(pricingOf(stored))
+          const entry = { storeId: store, json, etag: strongEtagOf(json) }
+          pricingCache.put(id, entry, epoch)
+          return entry
+        })
+      })
 
     return handlers
       .handle("list", ({ query }) =>
@@ -45,10 +61,18 @@ export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Custo
           const id = params.customiser_id
           return yield* envelope(customiserV3Of(yield* customisers.find(yield* storeId, id)))
         }))
-      .handle("getPricing", ({ params }) =>
+      .handle("getPricing", ({ params, headers }) =>
         Effect.gen(function*() {
           const id = params.customiser_id
-          return yield* sendPricing(envelope(pricingOf(yield* customisers.readPricing(yield* storeId, id))))
+          const store = yield* storeId
+          const cached = pricingCache.get(id)
+          const current = cached !== undefined && cached.storeId === store ? cached : yield* readPricingToCache(store, id)
+          const validators = { etag: current.etag, "cache-control": "private, no-cache" }
+          if (ifNoneMatchHits(headers["if-none-match"], current.etag)) {
+            return HttpServerResponse.empty({ status: 304, headers: validators })
+          }
+          const shell = yield* envelope(null)
+          return HttpServerResponse.text(envelopeText(current.json, shell), { contentType: "application/json", headers: validators })
         }))
       .handle("putPricing", ({ params, payload }) =>
         Effect.gen(function*() {
