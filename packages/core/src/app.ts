@@ -38,6 +38,7 @@ import { apiRouteTable } from "./http/route-table.js"
 import { Credentials } from "./services/credentials.js"
 import { CursorKey } from "./services/cursor-key.js"
 import { Customisers } from "./services/customisers.js"
+import { type FastReadsSlot, makeFastReads } from "./http/fast-reads.js"
 import { PricingCache } from "./services/pricing-cache.js"
 import { OAuthClients } from "./services/oauth-clients.js"
 import { OAuthGrants } from "./services/oauth-grants.js"
@@ -148,7 +149,26 @@ export interface AppOptions {
   readonly deliveryWorker?: DeliveryWorkerOptions
   /** How the app calls receivers and integrations; `OutboundHttp.layer` (node:http, the deployment's URL policy) by default. */
   readonly outboundHttp?: Layer.Layer<OutboundHttp, never, Settings>
+  /**
+   * Filled with the app's fast reads while it runs, for a host that can answer a request before
+   * handing it to the framework (the reference server's listener does).
+   */
+  readonly fastReads?: FastReadsSlot
 }
+
+// Fills the host's slot with the fast reads for as long as the app lives.
+const layerFastReads = (slot: FastReadsSlot | undefined, log: RequestLogger, agentPath: string | undefined) =>
+  slot === undefined ? Layer.empty : Layer.effectDiscard(
+    Effect.acquireRelease(
+      Effect.map(makeFastReads(log, agentPath), (answer) => {
+        slot.answer = answer
+      }),
+      () =>
+        Effect.sync(() => {
+          slot.answer = undefined
+        })
+    )
+  )
 
 // Production refuses to start on settings that would leave it open (operating contract §5.6);
 // embedders get the same refusal as the server.
@@ -198,6 +218,7 @@ export const layerApp = (
     layerOAuthRoutes,
     agent,
     layerRouterMiddleware(options.log ?? (() => {}), routes, agentPath),
+    layerFastReads(options.fastReads, options.log ?? (() => {}), agentPath),
     worker
   ).pipe(
     Layer.provideMerge(layerAppServices(options, database))

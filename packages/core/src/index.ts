@@ -23,6 +23,7 @@ export { DEPRECATED_AT_UNIX, SUNSET_HTTP_DATE, deprecationHeaders } from "./http
 export { describeFailure, PROBLEM_CODES, type ProblemCode, type FailureDescription } from "./presenters/failure-table.js"
 export { openApiDocument } from "./http/docs.js"
 export type { RequestLogger } from "./http/router-middleware.js"
+export type { FastAnswer, FastReads, FastReadsSlot, IncomingHeaders } from "./http/fast-reads.js"
 export { ClientAddress, clientAddressContext } from "./http/request-info.js"
 export { SigncraftApi } from "./http/api/index.js"
 export { Customisers, type CustomiserRecord, type NewCustomiser, type PricingDecision, type PricingReplacement, type StoredPricing } from "./services/customisers.js"

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { FastReadsSlot } from "@signcraft/core"
 
 // How often idle keep-alive connections are looked for while the server closes.
 const SWEEP_INTERVAL_MS = 50
@@ -27,6 +28,35 @@ const holdUntilServed = (server: Server): void => {
 }
 
 /**
+ * Offers every request to the app's fast reads before the app's handler sees it: a request they
+ * answer is written here and never reaches the handler. The handler, once attached, is swapped
+ * for one that asks the fast reads first. A closing server sends everything the full way.
+ */
+const answerFastReadsFirst = (server: Server, slot: FastReadsSlot, closing: () => boolean): void => {
+  const answeredFast = (request: IncomingMessage, response: ServerResponse): boolean => {
+    if (slot.answer === undefined || closing()) return false
+    const answer = slot.answer(request.method ?? "", request.url ?? "", request.headers, request.socket.remoteAddress ?? "unknown")
+    if (answer === undefined) return false
+    response.writeHead(answer.status, { ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)) })
+    response.end(answer.body)
+    // A body a client sent with its GET is drained, so the connection stays usable.
+    request.resume()
+    return true
+  }
+  server.on("newListener", function attached(event: string | symbol, handler: (...args: Array<unknown>) => void) {
+    if (event !== "request") return
+    server.off("newListener", attached)
+    // After the handler is added (this event fires before).
+    queueMicrotask(() => {
+      server.off("request", handler)
+      server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+        if (!answeredFast(request, response)) handler(request, response)
+      })
+    })
+  })
+}
+
+/**
  * A `node:http` server that drains quickly when closed, and that answers requests accepted
  * before its app was attached (see {@link holdUntilServed}). Node's `close()` stops accepting
  * and ends the connections idle at that moment, but a connection whose request was in
@@ -34,10 +64,11 @@ const holdUntilServed = (server: Server): void => {
  * closing, every response says `Connection: close`, and connections are ended as they
  * fall idle, so shutdown takes as long as the slowest in-flight request and no longer.
  */
-export const createDrainingServer = (): Server => {
+export const createDrainingServer = (fastReads?: FastReadsSlot): Server => {
   const server = createServer()
   holdUntilServed(server)
   let closing = false
+  if (fastReads !== undefined) answerFastReadsFirst(server, fastReads, () => closing)
   const close = server.close.bind(server)
   server.close = (callback?: (error?: Error) => void) => {
     if (!closing) {

@@ -1,5 +1,5 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { layerAgentApp, layerApp, layerDatabase, type RequestLogger, Settings } from "@signcraft/core"
+import { type FastReadsSlot, layerAgentApp, layerApp, layerDatabase, type RequestLogger, Settings } from "@signcraft/core"
 import { type Duration, Effect, Layer } from "effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServer from "effect/http/HttpServer"
@@ -65,9 +65,11 @@ export const layerServer = (config: ServerConfig, options: ServeOptions = {}) =>
   const database = layerDatabase(config.database)
   // The app also runs the webhook delivery worker; it stops with the app, after the batch in hand.
   const log = requestLogger(output)
-  const app = layerApp({ settings: config.settings, log, deliveryWorker: { log } }, database)
+  // The hottest reads are answered before a request is built for the framework (see fastReads).
+  const fastReads: FastReadsSlot = { answer: undefined }
+  const app = layerApp({ settings: config.settings, log, deliveryWorker: { log }, fastReads }, database)
   const routes = HttpRouter.serve(app, { disableLogger: true, disableListenLog: true })
-  const listener = NodeHttpServer.layer(createDrainingServer, {
+  const listener = NodeHttpServer.layer(() => createDrainingServer(fastReads), {
     port: config.port,
     host: config.host,
     gracefulShutdownTimeout: options.gracefulShutdownTimeout ?? "10 seconds"

@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "vitest"
+import type { FastReadsSlot } from "@signcraft/core"
 import { createDrainingServer } from "../src/http-listener.js"
 
 describe("the listener", () => {
@@ -21,6 +22,44 @@ describe("the listener", () => {
       expect(seen).toEqual(["/first", "/second"])
       // Later requests go straight to the handler.
       expect(await (await fetch(`${url}/third`)).text()).toBe("/third")
+    } finally {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  })
+})
+
+describe("the listener's fast reads", () => {
+  it("writes what the fast reads answer, and hands everything else to the app's handler", async () => {
+    const slot: FastReadsSlot = { answer: undefined }
+    const server = createDrainingServer(slot)
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const offered: Array<string> = []
+    slot.answer = (method, path, headers, peer) => {
+      offered.push(`${method} ${path} ${peer}`)
+      return path === "/fast" && headers["x-probe"] === "yes"
+        ? { status: 203, headers: { "content-type": "application/json", "x-answered": "fast" }, body: '{"fast":true}' }
+        : undefined
+    }
+    const handled: Array<string | undefined> = []
+    server.on("request", (request, response) => {
+      handled.push(request.url)
+      response.end("full")
+    })
+    try {
+      const fast = await fetch(`${url}/fast`, { headers: { "x-probe": "yes" } })
+      expect(fast.status).toBe(203)
+      expect(fast.headers.get("x-answered")).toBe("fast")
+      expect(fast.headers.get("content-length")).toBe("13")
+      expect(await fast.json()).toEqual({ fast: true })
+      expect(await (await fetch(`${url}/fast`)).text()).toBe("full")
+      expect(await (await fetch(`${url}/other`)).text()).toBe("full")
+      expect(handled).toEqual(["/fast", "/other"])
+      expect(offered).toEqual(["GET /fast 127.0.0.1", "GET /fast 127.0.0.1", "GET /other 127.0.0.1"])
+      // Without fast reads (before the app is built, after it closes), all goes the full way.
+      slot.answer = undefined
+      expect(await (await fetch(`${url}/fast`, { headers: { "x-probe": "yes" } })).text()).toBe("full")
     } finally {
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))

@@ -11,21 +11,17 @@ import {
   UnsupportedMediaType,
   ValidationFailed
 } from "../domain/errors.js"
-import { clientAddressOf, quotaAddress } from "../domain/client-address.js"
 import { findUnacceptableValue } from "../domain/json-input.js"
 import { Settings } from "../services/settings.js"
-import { deprecationHeaders } from "./deprecation.js"
 import { describeFailure } from "../presenters/failure-table.js"
 import { classifyRequestError } from "./middleware/request-failures.js"
-import { generationOf } from "./generations.js"
-import { ClientAddress, CurrentRequest, newRequestId, type RequestInfo } from "./request-info.js"
-import { describeFault } from "./faults.js"
+import { ClientAddress, CurrentRequest, type RequestInfo } from "./request-info.js"
+import { makeRequestFrame, type RequestLogger } from "./request-frame.js"
 import { renderFailure } from "./respond.js"
 import { makeAllowedMethods, type RouteEntry } from "./route-table.js"
-import { type CorsRule, corsHeaders, makeCorsRules, preflightHeaders } from "./cors.js"
+import { type CorsRule, preflightHeaders } from "./cors.js"
 
-/** Where request log lines go; the server writes them to stdout as JSON. */
-export type RequestLogger = (line: Readonly<Record<string, string | number>>) => void
+export type { RequestLogger } from "./request-frame.js"
 
 // The failure a framework-built error response (unknown route, unsupported media type, …)
 // stands for, so it answers in the same format as every other error.
@@ -120,15 +116,8 @@ export const layerRouterMiddleware = (
     Effect.gen(function*() {
       const settings = yield* Settings
       const maxBody = ByteSize.bytes(settings.maxBodyBytes)
-      const legacyHeaders = deprecationHeaders(settings.baseUrl)
-      // Every answer: browsers must not sniff a JSON error into something executable; in
-      // production, browsers keep to HTTPS for a year (RFC 6797).
-      const everyAnswer: Readonly<Record<string, string>> = settings.environment === "production"
-        ? { "x-content-type-options": "nosniff", "strict-transport-security": "max-age=31536000; includeSubDomains" }
-        : { "x-content-type-options": "nosniff" }
+      const frame = makeRequestFrame(settings, agentPath)
       const allowedMethods = makeAllowedMethods(routes)
-      const trustsNoProxy = settings.trustProxy._tag === "Hops" && settings.trustProxy.hops === 0
-      const corsRuleOf = makeCorsRules(settings, agentPath)
       // Bodies are inspected only where a route will serve them: an unknown path stays a 404,
       // a wrong method a 405, and a disabled operator API keeps answering 404.
       const willServe = (request: HttpServerRequest.HttpServerRequest, info: RequestInfo): boolean =>
@@ -146,31 +135,10 @@ export const layerRouterMiddleware = (
       // Everything a request gets before its handler runs, read from the context once.
       const begin = (context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
         const request = Context.getUnsafe(context, HttpServerRequest.HttpServerRequest)
-        const queryAt = request.url.indexOf("?")
-        const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt)
-        const info: RequestInfo = {
-          requestId: newRequestId(),
-          generation: generationOf(pathname, agentPath),
-          baseUrl: settings.baseUrl,
-          selfUrl: settings.baseUrl + request.url,
-          // Hosts that are not node:http (adapters) hand the peer address over as ClientAddress;
-          // TRUST_PROXY decides how far back X-Forwarded-For is believed; IPv6 counts by its /64.
-          clientIp: quotaAddress(
-            trustsNoProxy
-              ? Option.getOrElse(request.remoteAddress, () => Context.get(context, ClientAddress) ?? "unknown")
-              : clientAddressOf(
-                Option.getOrElse(request.remoteAddress, () => Context.get(context, ClientAddress) ?? "unknown"),
-                request.headers["x-forwarded-for"],
-                settings.trustProxy
-              )
-          ),
-          responseHeaders: new Map(),
-          faults: []
-        }
+        // Hosts that are not node:http (adapters) hand the peer address over as ClientAddress.
+        const peer = Option.getOrElse(request.remoteAddress, () => Context.get(context, ClientAddress) ?? "unknown")
         const route = Context.getOption(context, HttpRouter.RouteContext)
-        const cors = corsRuleOf(pathname)
-        if (cors !== undefined) for (const [name, value] of corsHeaders(cors, request.headers.origin)) info.responseHeaders.set(name, value)
-        return { request, pathname, info, route, cors }
+        return { request, route, ...frame.begin(request.url, request.headers, peer) }
       }
 
       const finish = (
@@ -181,26 +149,9 @@ export const layerRouterMiddleware = (
         const { request, pathname, info, route } = started
         const normalised = normaliseFrameworkError(response, info, settings.maxBodyBytes)
         const answered = info.responseHeaders.size === 0 ? normalised : HttpServerResponse.setHeaders(normalised, info.responseHeaders)
-        const final = info.generation === "legacy"
-          ? HttpServerResponse.setHeaders(answered, { "x-request-id": info.requestId, ...everyAnswer, ...legacyHeaders })
-          : HttpServerResponse.setHeaders(answered, { "x-request-id": info.requestId, ...everyAnswer })
-        // Every 5xx leaves an error line with its request id and cause, wherever it was rendered.
-        if (final.status >= 500) {
-          log({
-            level: "error",
-            request_id: info.requestId,
-            status: final.status,
-            message: info.faults.length === 0 ? `answered ${final.status} with no cause recorded` : info.faults.map(describeFault).join("\n")
-          })
-        }
-        log({
-          level: "info",
-          request_id: info.requestId,
-          method: request.method,
-          route: Option.match(route, { onNone: () => pathname, onSome: (r) => r.route.path }),
-          status: final.status,
-          duration_ms: Math.round((performance.now() - startedAt) * 100) / 100
-        })
+        const final = HttpServerResponse.setHeaders(answered, frame.closingHeaders(info))
+        const routePath = Option.match(route, { onNone: () => pathname, onSome: (r) => r.route.path })
+        frame.logAnswer(log, info, request.method, routePath, final.status, startedAt)
         return final
       }
 

@@ -11,6 +11,7 @@ import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { envelope, envelopeText } from "./envelope.js"
 import { ifNoneMatchHits, strongEtagOf } from "../../domain/etag.js"
+import { pricingReadHeaders } from "../../presenters/pricing-read.js"
 import { PricingCache } from "../../services/pricing-cache.js"
 import { idPage } from "./id-page.js"
 import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "../../services/pricing-decisions.js"
@@ -67,7 +68,7 @@ export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Custo
           const store = yield* storeId
           const cached = pricingCache.get(id)
           const current = cached !== undefined && cached.storeId === store ? cached : yield* readPricingToCache(store, id)
-          const validators = { etag: current.etag, "cache-control": "private, no-cache" }
+          const validators = pricingReadHeaders(current.etag)
           if (ifNoneMatchHits(headers["if-none-match"], current.etag)) {
             return HttpServerResponse.empty({ status: 304, headers: validators })
           }

@@ -1,7 +1,6 @@
 import { Context, Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { grantedScopes } from "../../domain/scopes.js"
 import type { ApiKeyPrincipal } from "../../services/credentials.js"
 import { Identity, type Store } from "../../services/identity.js"
 import { Settings } from "../../services/settings.js"
@@ -10,6 +9,7 @@ import type { StoreMeResponse } from "../api/v3-stores.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { CurrentRequest, type RequestInfo } from "../request-info.js"
 import { envelopeOf } from "../../presenters/envelope.js"
+import { storeMeView } from "../../presenters/store.js"
 
 /** `GET /api/v3/stores/me`. */
 export const V3StoresHandlers = HttpApiBuilder.group(SigncraftApi, "v3Stores", (handlers) =>
@@ -18,15 +18,7 @@ export const V3StoresHandlers = HttpApiBuilder.group(SigncraftApi, "v3Stores", (
     const settings = yield* Settings
 
     const respond = (principal: ApiKeyPrincipal, store: Store, info: RequestInfo) => {
-      const body: typeof StoreMeResponse.Encoded = envelopeOf({
-        object: "store" as const,
-        id: store.id,
-        name: store.name,
-        platform: store.platform,
-        currency: store.currency,
-        mode: principal.mode,
-        scopes: grantedScopes(principal.grant)
-      }, info, settings.baseUrl)
+      const body: typeof StoreMeResponse.Encoded = envelopeOf(storeMeView(principal, store), info, settings.baseUrl)
       // Every field is already in its wire form (strings, integers, literals), so the
       // body is written as is: the schema's encode would copy it unchanged, at a cost
       // on the busiest endpoint. The type annotation above keeps it to the schema.

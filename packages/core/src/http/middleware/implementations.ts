@@ -14,13 +14,13 @@ import {
   NotFound,
   RateLimited
 } from "../../domain/errors.js"
-import { grantAllows, grantedScopes, type Scope } from "../../domain/scopes.js"
+import { grantedScopes } from "../../domain/scopes.js"
 import { type ApiKeyPrincipal, Credentials } from "../../services/credentials.js"
 import { DeprecatedUsage } from "../../services/deprecated-usage.js"
 import { IdempotencyStore, type StoredResponse } from "../../services/idempotency.js"
 import { RateLimiter } from "../../services/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
-import { acceptedScopes, DeprecatedOperation, Idempotency, RequiredScope } from "../annotations.js"
+import { Idempotency } from "../annotations.js"
 import { describeFailure, type FailureWithStatus } from "../../presenters/failure-table.js"
 import { CurrentRequest, type RequestInfo } from "../request-info.js"
 import { renderFailure } from "../respond.js"
@@ -35,9 +35,8 @@ import {
   OperatorAuth,
   PublicAccess
 } from "./definitions.js"
+import { allowsAny, DIAGNOSTIC_HEADER, type EndpointRules, endpointRulesOf, makeHeldKeyChecks } from "./held-key-checks.js"
 import { bodyReadFailure, isRequestInputError, requestInputFailure } from "./request-failures.js"
-
-const DIAGNOSTIC_HEADER = "x-signcraft-rate-limit-test"
 
 /** A response, or a failure HttpApi encodes with the endpoint's declared error schemas. */
 type Served<R, E extends ApiFailure = ApiFailure> = Effect.Effect<HttpServerResponse.HttpServerResponse, E | Types.unhandled, R>
@@ -64,17 +63,6 @@ type ApiKeyMiddleware = {
   ) => Served<HttpRouter.Provided, KeyFailure>
 }
 
-// Whether the key holds one of the accepted scopes (any key passes an endpoint that needs none).
-const allowsAny = (principal: ApiKeyPrincipal, accepted: ReadonlyArray<Scope>): boolean =>
-  accepted.length === 0 || accepted.some((scope) => grantAllows(principal.grant, scope))
-
-/** What an endpoint's annotations ask of the API-key middleware, read once per endpoint. */
-interface EndpointRules {
-  /** The scopes of which the key needs one; empty when the endpoint needs none. */
-  readonly accepted: ReadonlyArray<Scope>
-  readonly operation: string | undefined
-}
-
 const makeApiKeyAuth = Effect.gen(function*() {
   const settings = yield* Settings
   const credentials = yield* Credentials
@@ -84,27 +72,12 @@ const makeApiKeyAuth = Effect.gen(function*() {
   const rulesOf = (endpoint: HttpApiEndpoint.Top): EndpointRules => {
     const known = rules.get(endpoint)
     if (known !== undefined) return known
-    const read: EndpointRules = {
-      accepted: acceptedScopes(Context.get(endpoint.annotations, RequiredScope)),
-      operation: Context.get(endpoint.annotations, DeprecatedOperation)
-    }
+    const read = endpointRulesOf(endpoint)
     rules.set(endpoint, read)
     return read
   }
 
-  const isDiagnostic = (principal: ApiKeyPrincipal, request: HttpServerRequest.HttpServerRequest) =>
-    settings.environment !== "production" && principal.mode === "test" &&
-    request.headers[DIAGNOSTIC_HEADER]?.toLowerCase() === "true"
-
-  // Every v3 answer to a known key tells what is left of its quota (operating contract 5.4,
-  // the IETF httpapi RateLimit header fields draft), errors included.
-  const policy = `"key";q=${settings.rateLimitPerKeyPerMinute};w=60`
-  const announceQuota = (info: RequestInfo, principal: ApiKeyPrincipal, now: number): void => {
-    if (info.generation !== "v3") return
-    const { remaining, resetSeconds } = limiter.quotaState(`key:${principal.keyId}`, settings.rateLimitPerKeyPerMinute, 60, now)
-    info.responseHeaders.set("ratelimit-policy", policy)
-    info.responseHeaders.set("ratelimit", `"key";r=${remaining};t=${resetSeconds}`)
-  }
+  const { isDiagnostic, announceQuota, heldAdmission } = makeHeldKeyChecks(settings, credentials, limiter)
 
   // The checks after the key is known: its quota (or the diagnostic bucket), the
   // endpoint's scope, deprecated-usage counting, then the endpoint itself.
@@ -116,7 +89,7 @@ const makeApiKeyAuth = Effect.gen(function*() {
     info: RequestInfo,
     clock: Clock.Clock
   ) => {
-    const admission = isDiagnostic(principal, request)
+    const admission = isDiagnostic(principal, request.headers[DIAGNOSTIC_HEADER])
       ? limiter.cooldown(`diagnostic:${principal.keyId}`, 5)
       : limiter.take(`key:${principal.keyId}`, settings.rateLimitPerKeyPerMinute, 60)
     return Effect.flatMap(admission, (admitted): Served<HttpRouter.Provided, KeyFailure> => {
@@ -129,30 +102,6 @@ const makeApiKeyAuth = Effect.gen(function*() {
       const served = Effect.provideService(httpEffect, CurrentPrincipal, principal)
       return operation === undefined ? served : Effect.andThen(usage.record(principal.keyId, operation), served)
     })
-  }
-
-  // The same checks as `checked` below, for the common case where every answer is held
-  // in this process: a spare token of the client's IP, a key verified within the cache
-  // bound, a spare token of the key. Then no effect is built for the checks at all.
-  const heldAdmission = (
-    info: RequestInfo,
-    presented: string,
-    request: HttpServerRequest.HttpServerRequest,
-    endpointRules: EndpointRules,
-    now: number
-  ): ApiKeyPrincipal | undefined => {
-    if (presented === "") return undefined
-    const principal = credentials.verifiedUnsafe(presented, now)
-    if (principal === undefined || isDiagnostic(principal, request)) return undefined
-    const { accepted, operation } = endpointRules
-    if (operation !== undefined || !allowsAny(principal, accepted)) return undefined
-    // The IP token is spent only when the key's is known to be held too, so that
-    // falling back to the full checks never spends a token twice.
-    const keyBucket = `key:${principal.keyId}`
-    if (!limiter.holdsToken(keyBucket, 60, now) || limiter.admitIpHeldUnsafe(info.clientIp, now) === undefined) return undefined
-    limiter.takeHeldUnsafe(keyBucket, settings.rateLimitPerKeyPerMinute, 60, now)
-    announceQuota(info, principal, now)
-    return principal
   }
 
   // Written as a chain rather than a generator: this runs on nearly every request.
@@ -180,7 +129,7 @@ const makeApiKeyAuth = Effect.gen(function*() {
           const request = Context.get(context, HttpServerRequest.HttpServerRequest)
           const presented = Redacted.value(credential)
           const endpointRules = rulesOf(endpoint)
-          const principal = heldAdmission(info, presented, request, endpointRules, clock.currentTimeMillisUnsafe())
+          const principal = heldAdmission(info, presented, request.headers[DIAGNOSTIC_HEADER], endpointRules, clock.currentTimeMillisUnsafe())
           return principal === undefined
             ? checked(httpEffect, info, presented, request, endpointRules, clock)
             : Effect.provideService(httpEffect, CurrentPrincipal, principal)

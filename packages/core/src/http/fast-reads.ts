@@ -1,0 +1,135 @@
+import { Effect } from "effect"
+import { ifNoneMatchHits } from "../domain/etag.js"
+import { envelopeOf } from "../presenters/envelope.js"
+import { pricingReadHeaders } from "../presenters/pricing-read.js"
+import { storeMeView } from "../presenters/store.js"
+import { Credentials } from "../services/credentials.js"
+import { PricingCache } from "../services/pricing-cache.js"
+import { RateLimiter } from "../services/rate-limiter.js"
+import { Settings } from "../services/settings.js"
+import { SigncraftApi } from "./api/index.js"
+import { envelopeText } from "./handlers/envelope.js"
+import { DIAGNOSTIC_HEADER, endpointRulesOf, makeHeldKeyChecks } from "./middleware/held-key-checks.js"
+import { makeRequestFrame, type RequestLogger } from "./request-frame.js"
+import type { RequestInfo } from "./request-info.js"
+
+/** An answer written straight to the connection. */
+export interface FastAnswer {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+/** Request headers as node:http gives them: lower-cased names, `set-cookie` alone as a list. */
+export type IncomingHeaders = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+
+/**
+ * Answers the hottest reads from what this process holds, or returns undefined so the request
+ * takes the full path. The answer is the full path's to the byte (the same frame, checks,
+ * presenters and log line), but without building a request for the framework.
+ */
+export type FastReads = (method: string, url: string, headers: IncomingHeaders, peer: string) => FastAnswer | undefined
+
+/** Where a host finds the app's fast reads once the app is built (undefined before, and after it closes). */
+export interface FastReadsSlot {
+  answer: FastReads | undefined
+}
+
+const single = (value: string | ReadonlyArray<string> | undefined): string | undefined =>
+  typeof value === "string" ? value : undefined
+
+const BEARER = "Bearer "
+
+// A path segment the id rule (`ResourceIdParam`) accepts: decimal digits, no sign, no leading
+// zero, a safe integer. Anything else goes the full way, which answers it.
+const idOf = (segment: string): number | undefined => {
+  if (segment.length === 0 || segment.length > 16 || segment.charCodeAt(0) === 48) return undefined
+  for (let index = 0; index < segment.length; index += 1) {
+    const code = segment.charCodeAt(index)
+    if (code < 48 || code > 57) return undefined
+  }
+  const id = Number(segment)
+  return Number.isSafeInteger(id) ? id : undefined
+}
+
+/**
+ * Builds the fast reads: `GET /api/v3/stores/me` with the key's Store held, and
+ * `GET /api/v3/customisers/{id}/pricing` with the document cached, each for a key verified and
+ * tokens held in this process. Every other request, and every failure, takes the full path.
+ */
+export const makeFastReads = (log: RequestLogger, agentPath: string | undefined) =>
+  Effect.gen(function*() {
+    const settings = yield* Settings
+    const credentials = yield* Credentials
+    const limiter = yield* RateLimiter
+    const pricingCache = yield* PricingCache
+    const frame = makeRequestFrame(settings, agentPath)
+    const checks = makeHeldKeyChecks(settings, credentials, limiter)
+    const me = SigncraftApi.groups.v3Stores.endpoints.me
+    const pricing = SigncraftApi.groups.v3Customisers.endpoints.getPricing
+    const meRules = endpointRulesOf(me)
+    const pricingRules = endpointRulesOf(pricing)
+    const [pricingPrefix = "", pricingSuffix = ""] = pricing.path.split(":customiser_id")
+
+    const answer = (
+      status: number,
+      headers: Readonly<Record<string, string>>,
+      body: string,
+      info: RequestInfo
+    ): FastAnswer => ({
+      status,
+      headers: { ...headers, ...Object.fromEntries(info.responseHeaders), ...frame.closingHeaders(info) },
+      body
+    })
+
+    const fastReads: FastReads = (method, url, headers, peer) => {
+      if (method !== "GET") return undefined
+      const authorization = single(headers.authorization)
+      if (authorization === undefined || !authorization.startsWith(BEARER) || authorization.charCodeAt(BEARER.length) === 32) {
+        return undefined
+      }
+      const presented = authorization.slice(BEARER.length)
+      const customiserId = url.startsWith(pricingPrefix) && url.endsWith(pricingSuffix)
+        ? idOf(url.slice(pricingPrefix.length, url.length - pricingSuffix.length))
+        : undefined
+      if (url !== me.path && customiserId === undefined) return undefined
+      const startedAt = performance.now()
+      const now = Date.now()
+      // What the answer needs, looked at before any token is spent: falling back afterwards
+      // would spend them twice.
+      const principal = credentials.verifiedUnsafe(presented, now)
+      if (principal === undefined) return undefined
+      let render: (info: RequestInfo) => FastAnswer
+      if (customiserId === undefined) {
+        const store = principal.store
+        if (store === undefined) return undefined
+        render = (info) =>
+          answer(
+            200,
+            { "content-type": "application/json" },
+            JSON.stringify(envelopeOf(storeMeView(principal, store), info, settings.baseUrl)),
+            info
+          )
+      } else {
+        const cached = pricingCache.get(customiserId)
+        if (cached === undefined || cached.storeId !== principal.storeId) return undefined
+        render = (info) =>
+          ifNoneMatchHits(single(headers["if-none-match"]), cached.etag)
+            ? answer(304, pricingReadHeaders(cached.etag), "", info)
+            : answer(
+              200,
+              { "content-type": "application/json", ...pricingReadHeaders(cached.etag) },
+              envelopeText(cached.json, envelopeOf(null, info, settings.baseUrl)),
+              info
+            )
+      }
+      const { info, pathname } = frame.begin(url, { origin: single(headers.origin), "x-forwarded-for": single(headers["x-forwarded-for"]) }, peer)
+      const rules = customiserId === undefined ? meRules : pricingRules
+      if (!checks.admitHeld(info, principal, single(headers[DIAGNOSTIC_HEADER]), rules, now)) return undefined
+      const served = render(info)
+      // The router logs a request's path, as it sees no route yet (router-middleware.ts).
+      frame.logAnswer(log, info, method, pathname, served.status, startedAt)
+      return served
+    }
+    return fastReads
+  })
