@@ -3,7 +3,8 @@ import { ifNoneMatchHits } from "../domain/etag.js"
 import { envelopeOf } from "../presenters/envelope.js"
 import { pricingReadHeaders } from "../presenters/pricing-read.js"
 import { storeMeView } from "../presenters/store.js"
-import { Credentials } from "../services/credentials.js"
+import { type ApiKeyPrincipal, Credentials } from "../services/credentials.js"
+import type { Store } from "../services/identity.js"
 import { PricingCache } from "../services/pricing-cache.js"
 import { RateLimiter } from "../services/rate-limiter.js"
 import { Settings } from "../services/settings.js"
@@ -39,6 +40,7 @@ const single = (value: string | ReadonlyArray<string> | undefined): string | und
   typeof value === "string" ? value : undefined
 
 const BEARER = "Bearer "
+const JSON_CONTENT: Readonly<Record<string, string>> = { "content-type": "application/json" }
 
 // A path segment the id rule (`ResourceIdParam`) accepts: decimal digits, no sign, no leading
 // zero, a safe integer. Anything else goes the full way, which answers it.
@@ -71,16 +73,25 @@ export const makeFastReads = (log: RequestLogger, agentPath: string | undefined)
     const pricingRules = endpointRulesOf(pricing)
     const [pricingPrefix = "", pricingSuffix = ""] = pricing.path.split(":customiser_id")
 
-    const answer = (
-      status: number,
-      headers: Readonly<Record<string, string>>,
-      body: string,
-      info: RequestInfo
-    ): FastAnswer => ({
-      status,
-      headers: { ...headers, ...Object.fromEntries(info.responseHeaders), ...frame.closingHeaders(info) },
-      body
-    })
+    // The Store as a key sees it, as JSON: the same for every request of that key while it is
+    // cached (the verified key is one object for as long as Credentials holds it).
+    const storeJson = new WeakMap<ApiKeyPrincipal, string>()
+    const storeJsonOf = (principal: ApiKeyPrincipal, store: Store): string => {
+      const known = storeJson.get(principal)
+      if (known !== undefined) return known
+      const json = JSON.stringify(storeMeView(principal, store))
+      storeJson.set(principal, json)
+      return json
+    }
+
+    // The answer's headers in the order the full path applies them: the handler's, then what
+    // inner layers asked for, then the router's closing ones.
+    const answer = (status: number, own: Readonly<Record<string, string>>, body: string, info: RequestInfo): FastAnswer => {
+      const headers: Record<string, string> = { ...own }
+      for (const [name, value] of info.responseHeaders) headers[name] = value
+      Object.assign(headers, frame.closingHeaders(info))
+      return { status, headers, body }
+    }
 
     const fastReads: FastReads = (method, url, headers, peer) => {
       if (method !== "GET") return undefined
@@ -88,45 +99,32 @@ export const makeFastReads = (log: RequestLogger, agentPath: string | undefined)
       if (authorization === undefined || !authorization.startsWith(BEARER) || authorization.charCodeAt(BEARER.length) === 32) {
         return undefined
       }
-      const presented = authorization.slice(BEARER.length)
-      const customiserId = url.startsWith(pricingPrefix) && url.endsWith(pricingSuffix)
+      const isMe = url === me.path
+      const customiserId = !isMe && url.startsWith(pricingPrefix) && url.endsWith(pricingSuffix)
         ? idOf(url.slice(pricingPrefix.length, url.length - pricingSuffix.length))
         : undefined
-      if (url !== me.path && customiserId === undefined) return undefined
+      if (!isMe && customiserId === undefined) return undefined
       const startedAt = performance.now()
       const now = Date.now()
       // What the answer needs, looked at before any token is spent: falling back afterwards
       // would spend them twice.
-      const principal = credentials.verifiedUnsafe(presented, now)
+      const principal = credentials.verifiedUnsafe(authorization.slice(BEARER.length), now)
       if (principal === undefined) return undefined
-      let render: (info: RequestInfo) => FastAnswer
-      if (customiserId === undefined) {
-        const store = principal.store
-        if (store === undefined) return undefined
-        render = (info) =>
-          answer(
-            200,
-            { "content-type": "application/json" },
-            JSON.stringify(envelopeOf(storeMeView(principal, store), info, settings.baseUrl)),
-            info
-          )
-      } else {
-        const cached = pricingCache.get(customiserId)
-        if (cached === undefined || cached.storeId !== principal.storeId) return undefined
-        render = (info) =>
-          ifNoneMatchHits(single(headers["if-none-match"]), cached.etag)
-            ? answer(304, pricingReadHeaders(cached.etag), "", info)
-            : answer(
-              200,
-              { "content-type": "application/json", ...pricingReadHeaders(cached.etag) },
-              envelopeText(cached.json, envelopeOf(null, info, settings.baseUrl)),
-              info
-            )
-      }
+      // The document to send: the key's Store, or the cached pricing if it is this Store's.
+      const store = principal.store
+      const cached = customiserId === undefined ? undefined : pricingCache.get(customiserId)
+      const document: { readonly json: string; readonly etag?: string } | undefined = isMe
+        ? store === undefined ? undefined : { json: storeJsonOf(principal, store) }
+        : cached !== undefined && cached.storeId === principal.storeId ? cached : undefined
+      if (document === undefined) return undefined
       const { info, pathname } = frame.begin(url, { origin: single(headers.origin), "x-forwarded-for": single(headers["x-forwarded-for"]) }, peer)
-      const rules = customiserId === undefined ? meRules : pricingRules
-      if (!checks.admitHeld(info, principal, single(headers[DIAGNOSTIC_HEADER]), rules, now)) return undefined
-      const served = render(info)
+      if (!checks.admitHeld(info, principal, single(headers[DIAGNOSTIC_HEADER]), isMe ? meRules : pricingRules, now)) return undefined
+      const body = envelopeText(document.json, envelopeOf(null, info, settings.baseUrl))
+      const served = document.etag === undefined
+        ? answer(200, JSON_CONTENT, body, info)
+        : ifNoneMatchHits(single(headers["if-none-match"]), document.etag)
+        ? answer(304, pricingReadHeaders(document.etag), "", info)
+        : answer(200, { ...JSON_CONTENT, ...pricingReadHeaders(document.etag) }, body, info)
       // The router logs a request's path, as it sees no route yet (router-middleware.ts).
       frame.logAnswer(log, info, method, pathname, served.status, startedAt)
       return served

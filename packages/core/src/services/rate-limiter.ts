@@ -14,7 +14,19 @@ const firstCooldown = decodeFirstRow(
  * named after client input (an email, an address) costs the same few bytes in memory and in the
  * database however long that input is.
  */
-export const bucketKey = (bucket: string): string => hash("sha256", bucket, "base64url")
+export const bucketKey = (bucket: string): string => {
+  const known = recentKeys.get(bucket)
+  if (known !== undefined) return known
+  const key = hash("sha256", bucket, "base64url")
+  // A hot request asks for the same few names several times; the names come from client input,
+  // so the memory of them is bounded and simply starts over when full.
+  if (recentKeys.size >= MAX_REMEMBERED_KEYS) recentKeys.clear()
+  recentKeys.set(bucket, key)
+  return key
+}
+
+const MAX_REMEMBERED_KEYS = 4_096
+const recentKeys = new Map<string, string>()
 
 /** Most windows this process keeps in memory; past it the least recently admitted is forgotten. */
 export const MAX_WINDOWS_IN_MEMORY = 20_000
