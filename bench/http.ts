@@ -176,6 +176,7 @@ const startSigncraft = async (database: Record<string, string>, pin: boolean) =>
     OPERATOR_TOKEN,
     RATE_LIMIT_PER_KEY_PER_MINUTE: UNTHROTTLED,
     RATE_LIMIT_PER_IP_PER_MINUTE: UNTHROTTLED,
+    STOREFRONT_LIMIT_PER_STORE_PER_MINUTE: UNTHROTTLED,
     ...database
   }, pin)
   await waitUntilAnswering(server, `${base}/healthz`, 200)
