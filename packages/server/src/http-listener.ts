@@ -38,9 +38,8 @@ const answerFastReadsFirst = (server: Server, slot: FastReadsSlot, closing: () =
     const answer = slot.answer(request.method ?? "", request.url ?? "", request.headers, request.socket.remoteAddress ?? "unknown")
     if (answer === undefined) return false
     response.writeHead(answer.status, { ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)) })
+    // A body a client sent with its GET is drained by node:http once the answer is finished.
     response.end(answer.body)
-    // A body a client sent with its GET is drained, so the connection stays usable.
-    request.resume()
     return true
   }
   server.on("newListener", function attached(event: string | symbol, handler: (...args: Array<unknown>) => void) {

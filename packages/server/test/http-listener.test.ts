@@ -1,3 +1,4 @@
+import { Agent, request } from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "vitest"
 import type { FastReadsSlot } from "@signcraft/core"
@@ -57,6 +58,24 @@ describe("the listener's fast reads", () => {
       expect(await (await fetch(`${url}/other`)).text()).toBe("full")
       expect(handled).toEqual(["/fast", "/other"])
       expect(offered).toEqual(["GET /fast 127.0.0.1", "GET /fast 127.0.0.1", "GET /other 127.0.0.1"])
+      handled.length = 0
+      // A GET that carries a body is answered fast, and its connection serves the next request.
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+      const viaAgent = (path: string, body?: string) =>
+        new Promise<string>((resolve, reject) => {
+          const sent = request(`${url}${path}`, { agent, method: "GET", headers: { "x-probe": "yes", "content-length": String(body?.length ?? 0) } }, (answer) => {
+            let text = ""
+            answer.setEncoding("utf8").on("data", (chunk: string) => {
+              text += chunk
+            }).on("end", () => resolve(text))
+          })
+          sent.on("error", reject)
+          sent.end(body)
+        })
+      expect(await viaAgent("/fast", "a body no GET needs")).toBe('{"fast":true}')
+      expect(await viaAgent("/other")).toBe("full")
+      agent.destroy()
+      expect(handled).toEqual(["/other"])
       // Without fast reads (before the app is built, after it closes), all goes the full way.
       slot.answer = undefined
       expect(await (await fetch(`${url}/fast`, { headers: { "x-probe": "yes" } })).text()).toBe("full")
