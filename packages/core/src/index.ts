@@ -27,6 +27,8 @@ export type { FastAnswer, FastReads, FastReadsSlot, IncomingHeaders } from "./ht
 export { ClientAddress, clientAddressContext } from "./http/request-info.js"
 export { SigncraftApi } from "./http/api/index.js"
 export { Customisers, type CustomiserRecord, type NewCustomiser, type PricingDecision, type PricingReplacement, type StoredPricing } from "./services/customisers.js"
+export { type CachedPricing, PRICING_CHANNEL, PricingCache } from "./services/pricing-cache.js"
+export { ChangeSignals } from "./storage/change-signals.js"
 export { Outbox, type EventTopic, type RecordedEvent } from "./services/outbox.js"
 export { layerWebhookServices } from "./app.js"
 export { verifyWebhook, type VerifyWebhookInput, type WebhookVerification } from "./domain/webhooks/signature.js"

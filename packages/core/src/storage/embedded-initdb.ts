@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process"
 import { existsSync } from "node:fs"
 import { createRequire } from "node:module"
-import { join } from "node:path"
+import { isAbsolute, join } from "node:path"
 
 // PGlite initialises a new data directory by starting a second database engine, running initdb
 // in it and copying the result across as a 40 MB archive; the engines, the archive and initdb's
@@ -20,11 +20,13 @@ db.waitReady.then(() => db.close()).then(
 /** Whether `dataDir` already holds a database cluster. */
 export const isInitialised = (dataDir: string): boolean => existsSync(join(dataDir, "PG_VERSION"))
 
-// PGlite's CommonJS entry, or undefined where modules are not resolvable at run time (a bundle
-// that inlined this file): the caller then initialises in process, as PGlite itself does.
+// PGlite's CommonJS entry as a file a child can load, or undefined where there is none: a bundle
+// that inlined this file resolves modules to its own ids (Next.js gives "93254"), or not at all.
+// The caller then initialises in process, as PGlite itself does.
 const pgliteEntry = (): string | undefined => {
   try {
-    return createRequire(import.meta.url).resolve("@electric-sql/pglite")
+    const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite")
+    return isAbsolute(entry) && existsSync(entry) ? entry : undefined
   } catch {
     return undefined
   }
