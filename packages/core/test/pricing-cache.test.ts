@@ -25,9 +25,11 @@ describe("the pricing cache", () => {
     await withCache(ChangeSignals.layerSingleProcess, (cache) =>
       Effect.sync(() => {
         cache.put(1, entry(10, "{}"), cache.epoch())
-        expect(cache.get(1)?.json).toBe("{}")
+        expect(cache.get(1, 10)?.json).toBe("{}")
+        // Another Store never sees it.
+        expect(cache.get(1, 11)).toBeUndefined()
         cache.forget(1)
-        expect(cache.get(1)).toBeUndefined()
+        expect(cache.get(1, 10)).toBeUndefined()
       }))
   })
 
@@ -37,7 +39,7 @@ describe("the pricing cache", () => {
         const startedAt = cache.epoch()
         cache.forget(2)
         cache.put(2, entry(10, "stale"), startedAt)
-        expect(cache.get(2)).toBeUndefined()
+        expect(cache.get(2, 10)).toBeUndefined()
       }))
   })
 
@@ -46,10 +48,10 @@ describe("the pricing cache", () => {
       Effect.sync(() => {
         const big = "x".repeat(3 * 1024 * 1024)
         for (let id = 1; id <= 5; id += 1) cache.put(id, entry(10, big), cache.epoch())
-        cache.get(1)
+        cache.get(1, 10)
         cache.put(6, entry(10, big), cache.epoch())
         // 6 × 3 MB exceeds 16 MB: the least recently read goes (2, since 1 was read again).
-        expect([1, 2, 3, 4, 5, 6].filter((id) => cache.get(id) !== undefined)).toEqual([1, 3, 4, 5, 6])
+        expect([1, 2, 3, 4, 5, 6].filter((id) => cache.get(id, 10) !== undefined)).toEqual([1, 3, 4, 5, 6])
       }))
   })
 
@@ -57,7 +59,7 @@ describe("the pricing cache", () => {
     await withCache(undefined, (cache) =>
       Effect.sync(() => {
         cache.put(1, entry(10, "{}"), cache.epoch())
-        expect(cache.get(1)).toBeUndefined()
+        expect(cache.get(1, 10)).toBeUndefined()
       }))
   })
 
@@ -83,22 +85,22 @@ describe("the pricing cache", () => {
     await withCache(signals, (cache) =>
       Effect.gen(function*() {
         cache.put(1, entry(10, "{}"), cache.epoch())
-        expect(cache.get(1)).toBeUndefined()
+        expect(cache.get(1, 10)).toBeUndefined()
         yield* Deferred.succeed(release, undefined)
         yield* Deferred.await(subscribed)
         yield* Effect.yieldNow
         cache.put(1, entry(10, "{}"), cache.epoch())
-        expect(cache.get(1)?.json).toBe("{}")
+        expect(cache.get(1, 10)?.json).toBe("{}")
         yield* Queue.offer(queue, "1")
         yield* Effect.sleep("20 millis")
-        expect(cache.get(1)).toBeUndefined()
+        expect(cache.get(1, 10)).toBeUndefined()
         // A lost connection: everything goes, and nothing is cached until listening again.
         cache.put(3, entry(10, "{}"), cache.epoch())
         yield* Queue.fail(queue, new SqlError({ reason: new ConnectionError({ cause: new Error("connection lost"), message: "connection lost" }) }))
         yield* Effect.sleep("20 millis")
-        expect(cache.get(3)).toBeUndefined()
+        expect(cache.get(3, 10)).toBeUndefined()
         cache.put(4, entry(10, "{}"), cache.epoch())
-        expect(cache.get(4)).toBeUndefined()
+        expect(cache.get(4, 10)).toBeUndefined()
       }))
   })
 })

@@ -112,10 +112,9 @@ export const makeFastReads = (log: RequestLogger, agentPath: string | undefined)
       if (principal === undefined) return undefined
       // The document to send: the key's Store, or the cached pricing if it is this Store's.
       const store = principal.store
-      const cached = customiserId === undefined ? undefined : pricingCache.get(customiserId)
-      const document: { readonly json: string; readonly etag?: string } | undefined = isMe
+      const document: { readonly json: string; readonly etag?: string } | undefined = customiserId === undefined
         ? store === undefined ? undefined : { json: storeJsonOf(principal, store) }
-        : cached !== undefined && cached.storeId === principal.storeId ? cached : undefined
+        : pricingCache.get(customiserId, principal.storeId)
       if (document === undefined) return undefined
       const { info, pathname } = frame.begin(url, { origin: single(headers.origin), "x-forwarded-for": single(headers["x-forwarded-for"]) }, peer)
       if (!checks.admitHeld(info, principal, single(headers[DIAGNOSTIC_HEADER]), isMe ? meRules : pricingRules, now)) return undefined

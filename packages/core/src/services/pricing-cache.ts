@@ -25,8 +25,8 @@ const MAX_CACHED_BYTES = 16 * 1024 * 1024
  * has replaced.
  */
 export class PricingCache extends Context.Service<PricingCache, {
-  /** The cached pricing of the customiser, if any. */
-  readonly get: (customiserId: number) => CachedPricing | undefined
+  /** The cached pricing of the customiser, if any and if it is `storeId`'s: no other Store sees it. */
+  readonly get: (customiserId: number, storeId: number) => CachedPricing | undefined
   /** The moment a read starts, for {@link put}. */
   readonly epoch: () => number
   /** Keeps what a read that started at `epoch` found, unless a write has been seen since. */
@@ -83,9 +83,9 @@ export class PricingCache extends Context.Service<PricingCache, {
       }
 
       return PricingCache.of({
-        get: (customiserId) => {
+        get: (customiserId, storeId) => {
           const entry = entries.get(customiserId)
-          if (entry === undefined) return undefined
+          if (entry === undefined || entry.storeId !== storeId) return undefined
           // Most recently read last: eviction takes the front.
           entries.delete(customiserId)
           entries.set(customiserId, entry)

@@ -66,8 +66,7 @@ export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Custo
         Effect.gen(function*() {
           const id = params.customiser_id
           const store = yield* storeId
-          const cached = pricingCache.get(id)
-          const current = cached !== undefined && cached.storeId === store ? cached : yield* readPricingToCache(store, id)
+          const current = pricingCache.get(id, store) ?? (yield* readPricingToCache(store, id))
           const validators = pricingReadHeaders(current.etag)
           if (ifNoneMatchHits(headers["if-none-match"], current.etag)) {
             return HttpServerResponse.empty({ status: 304, headers: validators })
