@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Result, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBase62 } from "../domain/api-key.js"
 import { NotFound, ValidationFailed } from "../domain/errors.js"
@@ -38,6 +38,24 @@ const IntegrationRow = Schema.Struct({
 
 const firstRecord = decodeFirstRow(IntegrationRow)
 const singleRecord = decodeSingleRow(IntegrationRow)
+
+/**
+ * The integration a request names (`found`, looked up by id in any Store) if the request may use
+ * it, else the fault at `pointer`: another Store's integration is reported as unknown, exactly like a
+ * missing one, and with `enabled` a disabled one is refused.
+ */
+export const checkIntegrationUse = <A extends { readonly storeId: number; readonly enabled: boolean }>(
+  found: A | undefined,
+  storeId: number,
+  use: IntegrationUse,
+  pointer: string
+): Result.Result<A, ValidationFailed> => {
+  const fault = (code: string, detail: string) =>
+    Result.fail(new ValidationFailed({ errors: [{ pointer, code, detail } satisfies FieldError] }))
+  if (found === undefined || found.storeId !== storeId) return fault("unknown_integration", "No integration of this Store has this id.")
+  if (use === "enabled" && !found.enabled) return fault("integration_disabled", "This integration is disabled; enable it first.")
+  return Result.succeed(found)
+}
 
 /** A fresh signing secret: `whsec_` and 32 base62 characters (190 bits). */
 export const newSigningSecret = (): string => `whsec_${randomBase62(32)}`
@@ -92,8 +110,6 @@ export class Integrations extends Context.Service<Integrations, {
         !isStorableId(id) ? Effect.succeed(Option.none<IntegrationRecord>()) : sql`
           SELECT ${columns} FROM integrations WHERE id = ${id}`.pipe(Effect.orDie, Effect.flatMap(first))
 
-      const unusable = (pointer: string, code: string, detail: string) =>
-        new ValidationFailed({ errors: [{ pointer, code, detail } satisfies FieldError] })
 
       return Integrations.of({
         create: (storeId, input) =>
@@ -125,14 +141,8 @@ export class Integrations extends Context.Service<Integrations, {
           }).pipe(Effect.catchTag("SqlError", Effect.die)),
         usable: (storeId, id, use, pointer) =>
           Effect.gen(function*() {
-            const found = yield* byId(id)
-            if (Option.isNone(found) || found.value.storeId !== storeId) {
-              return yield* unusable(pointer, "unknown_integration", "No integration of this Store has this id.")
-            }
-            if (use === "enabled" && !found.value.enabled) {
-              return yield* unusable(pointer, "integration_disabled", "This integration is disabled; enable it first.")
-            }
-            return found.value
+            const found = Option.getOrUndefined(yield* byId(id))
+            return yield* Effect.fromResult(checkIntegrationUse(found, storeId, use, pointer))
           }),
         firstEnabled: (storeId) =>
           sql`

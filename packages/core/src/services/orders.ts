@@ -5,9 +5,9 @@ import type { FieldError } from "../domain/field-error.js"
 import type { V3Address, V3Customer, V3OrderRequest } from "../domain/orders/v3-order.js"
 import { type AddressRecord, orderCreatedPayload, type OrderRecord } from "../domain/orders/webhook-payloads.js"
 import { decodeFirstRow, decodeRows, decodeSingleRow, isStorableId, JsonColumn, jsonParam, RowId, RowNumber, RowTimestamp, StoredDocument } from "../storage/rows.js"
-import { Integrations } from "./integrations.js"
+import { checkIntegrationUse } from "./integrations.js"
 import { Outbox } from "./outbox.js"
-import { type ProductKind, Products, type StoredProduct, toProductRecord } from "./products.js"
+import { decodeProducts, type ProductKind, productColumns, type StoredProduct, toProductRecord } from "./products.js"
 
 /** The generation an order was written through (`import`: the operator's historical import). */
 export type OrderSource = "v3" | "v2" | "unversioned" | "import"
@@ -112,9 +112,24 @@ const OrderRow = Schema.Struct({
   updatedAt: "updated_at"
 }))
 
-const toStored = (row: typeof OrderRow.Type): StoredOrder => ({ ...row, status: "received" })
+// The first part of an order write's read: the id and time the order will have, and the state
+// of what it names.
+const OrderHead = Schema.Struct({
+  orderId: RowId,
+  placedAt: RowTimestamp,
+  storeCurrency: Schema.String,
+  integrationStoreId: Schema.NullOr(RowId),
+  integrationEnabled: Schema.NullOr(Schema.Boolean)
+}).pipe(Schema.encodeKeys({
+  orderId: "order_id",
+  placedAt: "placed_at",
+  storeCurrency: "store_currency",
+  integrationStoreId: "integration_store_id",
+  integrationEnabled: "integration_enabled"
+}))
+const singleHead = decodeSingleRow(OrderHead)
 
-const CurrencyRow = Schema.Struct({ currency: Schema.String })
+const toStored = (row: typeof OrderRow.Type): StoredOrder => ({ ...row, status: "received" })
 
 const jsonOrNull = <A>(document: Schema.Codec<A, unknown>, value: A | null | undefined): string | null =>
   value === null || value === undefined ? null : jsonParam(document, value)
@@ -191,28 +206,54 @@ export class Orders extends Context.Service<Orders, {
     Orders,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const integrations = yield* Integrations
-      const products = yield* Products
       const outbox = yield* Outbox
       const columns = sql.unsafe(`id, store_id, source, integration_id, store_order_id, store_order_number,
         total_amount, app_total, currency, shipping_method, customer, billing_address, shipping_address,
         line_items, created_at, updated_at`)
 
-      const storeCurrency = (storeId: number) =>
-        sql`SELECT currency FROM stores WHERE id = ${storeId}`.pipe(
+      // What an order write reads, in one statement: the order's id and time, the Store's currency,
+      // the integration the order names and the products its lines name. The id is taken here so
+      // that the order and its event, whose payload carries the id, are written by one statement.
+      const readContext = (storeId: number, integrationId: number | null, productIds: ReadonlyArray<number>) => {
+        const wanted = [...new Set(productIds.filter(isStorableId))]
+        const integration = integrationId !== null && isStorableId(integrationId) ? integrationId : null
+        return sql`
+          WITH head AS MATERIALIZED (
+            SELECT nextval(pg_get_serial_sequence('orders', 'id')) AS order_id, now() AS placed_at,
+              (SELECT currency FROM stores WHERE id = ${storeId}) AS store_currency,
+              i.store_id AS integration_store_id, i.enabled AS integration_enabled
+            FROM (SELECT 1) AS one
+            LEFT JOIN integrations i ON ${integration === null ? sql`false` : sql`i.id = ${integration}`}
+          )
+          SELECT head.*, ${sql.unsafe(productColumns("p"))} FROM head
+          LEFT JOIN products p ON ${
+          wanted.length === 0 ? sql`false` : sql`p.store_id = ${storeId} AND p.id IN ${sql.in(wanted)}`
+        }`.pipe(
           Effect.orDie,
-          Effect.flatMap(decodeSingleRow(CurrencyRow)),
-          Effect.map((row) => row.currency)
+          Effect.flatMap((rows) =>
+            Effect.all({
+              head: singleHead(rows.slice(0, 1)),
+              products: decodeProducts(rows.filter((row) => row.id !== null))
+            })
+          )
         )
+      }
 
       const record = (storeId: number, request: OrderDraft, options: OrderWriteOptions) =>
         Effect.gen(function*() {
-          const integration = request.integration_id === null
-            ? null
-            : yield* integrations.usable(storeId, request.integration_id, "enabled", options.integrationPointer)
-          const currency = request.currency ?? (yield* storeCurrency(storeId))
           const requested = request.line_items ?? []
-          const found = yield* products.inStore(storeId, requested.map((item) => item.product_id))
+          const { head, products: found } = yield* readContext(
+            storeId,
+            request.integration_id,
+            requested.map((item) => item.product_id)
+          )
+          if (request.integration_id !== null) {
+            const named = head.integrationStoreId === null || head.integrationEnabled === null
+              ? undefined
+              : { storeId: head.integrationStoreId, enabled: head.integrationEnabled }
+            yield* Effect.fromResult(checkIntegrationUse(named, storeId, "enabled", options.integrationPointer))
+          }
+          const currency = request.currency ?? head.storeCurrency
           const byId = new Map(found.map((product) => [product.id, product]))
           const faults: Array<FieldError> = []
           const lineItems: Array<StoredLineItem> = []
@@ -241,28 +282,47 @@ export class Orders extends Context.Service<Orders, {
             }
           })
           if (faults.length > 0) return yield* new ValidationFailed({ errors: faults })
-          const appTotal = lineItems.reduce((sum, item) => sum + item.unitPriceAmount * item.quantity, 0)
-          const rows = yield* sql`
+          const order: StoredOrder = {
+            id: head.orderId,
+            storeId,
+            source: options.source,
+            integrationId: request.integration_id,
+            status: "received",
+            storeOrderId: request.store_order_id ?? null,
+            storeOrderNumber: request.store_order_number ?? null,
+            totalAmount: request.total_amount,
+            appTotal: lineItems.reduce((sum, item) => sum + item.unitPriceAmount * item.quantity, 0),
+            currency,
+            shippingMethod: request.shipping_method ?? null,
+            customer: request.customer ?? null,
+            billingAddress: request.billing_address ?? null,
+            shippingAddress: request.shipping_address ?? null,
+            lineItems,
+            createdAt: head.placedAt,
+            updatedAt: head.placedAt
+          }
+          const insert = sql`
             INSERT INTO orders ${sql.insert({
+              id: order.id,
               store_id: storeId,
-              source: options.source,
-              integration_id: integration?.id ?? null,
-              store_order_id: request.store_order_id ?? null,
-              store_order_number: request.store_order_number ?? null,
-              total_amount: request.total_amount,
-              app_total: appTotal,
+              source: order.source,
+              integration_id: order.integrationId,
+              store_order_id: order.storeOrderId,
+              store_order_number: order.storeOrderNumber,
+              total_amount: order.totalAmount,
+              app_total: order.appTotal,
               currency,
-              shipping_method: request.shipping_method ?? null,
-              customer: jsonOrNull(CustomerDocument, request.customer),
-              billing_address: jsonOrNull(AddressDocument, request.billing_address),
-              shipping_address: jsonOrNull(AddressDocument, request.shipping_address),
-              line_items: jsonParam(LineItemsDocument, lineItems)
-            })}
-            RETURNING ${columns}`.pipe(Effect.orDie)
-          const order = toStored(yield* decodeSingleRow(OrderRow)(rows))
-          yield* outbox.enqueue(storeId, "order:created", orderCreatedPayload(toOrderRecord(order, found)))
+              shipping_method: order.shippingMethod,
+              customer: jsonOrNull(CustomerDocument, order.customer),
+              billing_address: jsonOrNull(AddressDocument, order.billingAddress),
+              shipping_address: jsonOrNull(AddressDocument, order.shippingAddress),
+              line_items: jsonParam(LineItemsDocument, lineItems),
+              created_at: order.createdAt,
+              updated_at: order.updatedAt
+            })}`
+          yield* outbox.enqueueWith(insert, storeId, "order:created", orderCreatedPayload(toOrderRecord(order, found)))
           return order
-        }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+        })
 
       const firstOrder = decodeFirstRow(OrderRow)
       const orderRows = decodeRows(OrderRow)

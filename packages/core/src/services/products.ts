@@ -99,7 +99,18 @@ const ProductRow = Schema.Struct({
 }))
 
 const toStored = decodeSingleRow(ProductRow)
-const toStoredAll = decodeRows(ProductRow)
+
+const COLUMNS = [
+  "id", "store_id", "kind", "customiser_id", "integration_id", "store_product_id", "external_id",
+  "title", "description", "price_amount", "compare_price", "currency", "details", "created_at", "updated_at"
+]
+
+/** The column list a product row is selected with, each qualified by `table` when given. */
+export const productColumns = (table?: string): string =>
+  COLUMNS.map((column) => (table === undefined ? column : `${table}.${column}`)).join(", ")
+
+/** Decodes product rows selected with {@link productColumns} (other columns are ignored). */
+export const decodeProducts = decodeRows(ProductRow)
 const firstStored = decodeFirstRow(ProductRow)
 
 const ReferenceRow = Schema.Struct({
@@ -186,8 +197,7 @@ export class Products extends Context.Service<Products, {
     Products,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const columns = sql.unsafe(`id, store_id, kind, customiser_id, integration_id, store_product_id, external_id,
-        title, description, price_amount, compare_price, currency, details, created_at, updated_at`)
+      const columns = sql.unsafe(productColumns())
 
       return Products.of({
         create: (storeId, product) =>
@@ -227,7 +237,7 @@ export class Products extends Context.Service<Products, {
           return sql`
             SELECT ${columns} FROM products WHERE store_id = ${storeId} AND id IN ${sql.in(wanted)}`.pipe(
             Effect.orDie,
-            Effect.flatMap(toStoredAll)
+            Effect.flatMap(decodeProducts)
           )
         },
         designsByExternalId: (storeId, externalIds) => {

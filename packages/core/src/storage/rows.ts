@@ -50,9 +50,19 @@ export const JsonColumn = <S extends Schema.Top>(schema: S) =>
 export const StoredDocument = <A>() =>
   Schema.declare<A>((value): value is A => value !== null && value !== undefined && typeof value !== "function")
 
+// One compiled encoder per document schema: compiling it again for every statement costs more
+// than the encoding itself.
+const jsonEncoders = new WeakMap<Schema.Top, (value: unknown) => string>()
+
 /** Encodes a document for a json column to the JSON text a statement binds. */
-export const jsonParam = <A>(schema: Schema.Codec<A, unknown>, value: A): string =>
-  Schema.encodeSync(Schema.fromJsonString(schema))(value)
+export const jsonParam = <A>(schema: Schema.Codec<A, unknown>, value: A): string => {
+  let encode = jsonEncoders.get(schema)
+  if (encode === undefined) {
+    encode = Schema.encodeSync(Schema.fromJsonString(schema as Schema.Codec<unknown, unknown>))
+    jsonEncoders.set(schema, encode)
+  }
+  return encode(value)
+}
 
 /**
  * Decodes rows through a row schema; a row the schema refuses is a defect (the database and the
