@@ -8,6 +8,7 @@ import pricingDocumentText from "./0006_pricing_document_text.js"
 import pricingIds from "./0007_pricing_ids.js"
 import cursorSigningKey from "./0008_cursor_signing_key.js"
 import webhookHealth from "./0009_webhook_health.js"
+import orderTotalsShards from "./0010_order_totals_shards.js"
 
 /**
  * Every schema migration, in order. Migrations are Effects compiled into the
@@ -22,5 +23,6 @@ export const migrations = Migrator.fromRecord({
   "0006_pricing_document_text": pricingDocumentText,
   "0007_pricing_ids": pricingIds,
   "0008_cursor_signing_key": cursorSigningKey,
-  "0009_webhook_health": webhookHealth
+  "0009_webhook_health": webhookHealth,
+  "0010_order_totals_shards": orderTotalsShards
 })
