@@ -17,7 +17,7 @@ export const startCommerceApp = async (
   database: DatabaseConfig,
   overrides: Partial<ServiceSettings> = {},
   appOptions: Omit<AppOptions, "settings"> = {},
-  harness: { readonly clock?: AdjustableClock } = {}
+  harness: { readonly clock?: AdjustableClock; readonly layer?: Layer.Layer<never> } = {}
 ) => {
   const runtime = ManagedRuntime.make(layerDatabase(database))
   const context = await runtime.context()
@@ -29,8 +29,9 @@ export const startCommerceApp = async (
     ...overrides
   })
   const ready = Layer.succeedContext(context)
-  // An injected clock rides in with the database: every request of the handler then reads it.
-  const app = makeWebHandler({ ...appOptions, settings }, harness.clock === undefined ? ready : Layer.merge(ready, harness.clock.layer))
+  // An injected clock (or tracer) rides in with the database: every request of the handler then reads it.
+  const clocked = harness.clock === undefined ? ready : Layer.merge(ready, harness.clock.layer)
+  const app = makeWebHandler({ ...appOptions, settings }, harness.layer === undefined ? clocked : Layer.merge(clocked, harness.layer))
 
   const { call, operator } = clientOf(app.handler)
 
