@@ -181,8 +181,6 @@ export class Products extends Context.Service<Products, {
   readonly syncLegacy: (storeId: number, product: NewProduct) => Effect.Effect<StoredProduct>
   /** Records the `external_id` the integrator answered for a design. */
   readonly setExternalId: (productId: number, externalId: string) => Effect.Effect<StoredProduct>
-  /** The Store's products among `ids` (others, and other Stores', are simply absent). */
-  readonly inStore: (storeId: number, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<StoredProduct>>
   /** Design ids by the `external_id` returned for their `product:created`; the newest wins a tie. */
   readonly designsByExternalId: (storeId: number, externalIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, number>>
   /**
@@ -231,15 +229,6 @@ export class Products extends Context.Service<Products, {
           sql`
             UPDATE products SET external_id = ${externalId}, updated_at = now() WHERE id = ${productId}
             RETURNING ${columns}`.pipe(Effect.orDie, Effect.flatMap(toStored)),
-        inStore: (storeId, ids) => {
-          const wanted = [...new Set(ids.filter(isStorableId))]
-          if (wanted.length === 0) return Effect.succeed([])
-          return sql`
-            SELECT ${columns} FROM products WHERE store_id = ${storeId} AND id IN ${sql.in(wanted)}`.pipe(
-            Effect.orDie,
-            Effect.flatMap(decodeProducts)
-          )
-        },
         designsByExternalId: (storeId, externalIds) => {
           const wanted = [...new Set(externalIds)]
           if (wanted.length === 0) return Effect.succeed(new Map())
