@@ -110,7 +110,6 @@ export class Integrations extends Context.Service<Integrations, {
         !isStorableId(id) ? Effect.succeed(Option.none<IntegrationRecord>()) : sql`
           SELECT ${columns} FROM integrations WHERE id = ${id}`.pipe(Effect.orDie, Effect.flatMap(first))
 
-
       return Integrations.of({
         create: (storeId, input) =>
           Effect.gen(function*() {
