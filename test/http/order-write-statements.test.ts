@@ -20,8 +20,9 @@ describe.each(databaseVariants())("the statements of an order write ($name datab
     await db.cleanup()
   })
 
-  it("reads once and writes the order with its event in one statement", async () => {
-    const store = await app.seedStore({ scopes: ["orders:write", "products:write"] })
+  // A Store with a product and an integration to order it through.
+  const seedShop = async (scopes: ReadonlyArray<string> = []) => {
+    const store = await app.seedStore({ scopes: ["orders:write", "orders:read", "products:write", ...scopes] })
     const customiserId = await app.seedCustomiser(store.storeId)
     const integration = await app.operator("POST", `/stores/${store.storeId}/integrations`, { create_product_url: CALLBACK_URL })
     const product = await app.call("POST", `/api/v3/customisers/${customiserId}/products`, {
@@ -29,11 +30,18 @@ describe.each(databaseVariants())("the statements of an order write ($name datab
       body: { integration_id: integration.body.id, title: "Neon", price_amount: 12500, currency: "USD" }
     })
     expect(product.status).toBe(201)
-    const order = {
+    const order = (storeOrderId: string, productId: number = product.body.data.id) => ({
       integration_id: integration.body.id,
+      store_order_id: storeOrderId,
       total_amount: 25000,
-      line_items: [{ product_id: product.body.data.id, quantity: 2 }]
-    }
+      line_items: [{ product_id: productId, quantity: 2 }]
+    })
+    return { ...store, order }
+  }
+
+  it("reads once and writes the order with its event in one statement", async () => {
+    const store = await seedShop()
+    const order = store.order("A-1")
     // The first request of a key fetches what later ones find in memory (the key, its quota).
     expect((await app.call("POST", "/api/v3/orders", { key: store.key, body: order })).status).toBe(201)
 
@@ -47,5 +55,60 @@ describe.each(databaseVariants())("the statements of an order write ($name datab
     // Nothing else: the integration, the products, the Store's currency and the order's id all
     // come from the one read.
     expect(statements).toHaveLength(2)
+  })
+
+  it("shares statements among concurrent order writes, and writes each as if alone", async () => {
+    const withHook = await seedShop(["webhooks:write"])
+    const hook = await app.call("POST", "/api/v3/webhook-subscriptions", {
+      key: withHook.key,
+      body: { topic: "order:created", url: "http://127.0.0.1:9/hook" }
+    })
+    expect(hook.status).toBe(201)
+    const other = await seedShop()
+    const sends = Array.from({ length: 12 }, (_, n) => {
+      const shop = n % 2 === 0 ? withHook : other
+      // One order names a product no Store has: refused on its own, in the middle of the batch.
+      const body = n === 5 ? shop.order(`order-${n}`, 2_000_000_000) : shop.order(`order-${n}`)
+      return { shop, body, key: `batch-key-${n}` }
+    })
+    // Warm the keys' caches, so only order statements are counted.
+    for (const shop of [withHook, other]) {
+      expect((await app.call("POST", "/api/v3/orders", { key: shop.key, body: shop.order("warm") })).status).toBe(201)
+    }
+
+    recorder.clear()
+    const answers = await Promise.all(sends.map(({ shop, body, key }) =>
+      app.call("POST", "/api/v3/orders", { key: shop.key, body, headers: { "idempotency-key": key } })
+    ))
+    const statements = recorder.statements()
+    expect(answers.map((answer) => answer.status)).toEqual(sends.map((_, n) => n === 5 ? 422 : 201))
+    expect(answers[5]?.body.errors[0].code).toBe("unknown_product")
+    // Alone, each of the 12 would take 4 statements (claim, read, write, completion).
+    expect(statements.length).toBeLessThanOrEqual(8)
+
+    const accepted = sends.flatMap((send, n) => n === 5 ? [] : [{ ...send, answer: answers[n] }])
+    expect(new Set(accepted.map(({ answer }) => answer?.body.data.id)).size).toBe(11)
+    for (const { shop, body, answer } of accepted) {
+      const read = await app.call("GET", `/api/v3/orders/${answer?.body.data.id}`, { key: shop.key })
+      expect(read.status).toBe(200)
+      expect(read.body.data.store_order_id).toBe(body.store_order_id)
+    }
+    const events = await app.query((sql) =>
+      sql<{ store_id: number; order_id: string; external_id: string; deliveries: number }>`
+        SELECT e.store_id, e.payload -> 'order' ->> 'order_id' AS order_id, e.payload -> 'order' ->> 'external_id' AS external_id,
+          (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = e.id) AS deliveries
+        FROM events e WHERE e.topic = 'order:created' AND e.store_id IN (${withHook.storeId}, ${other.storeId})
+          AND e.payload -> 'order' ->> 'external_id' LIKE 'order-%'`
+    )
+    // One event per accepted order, carrying that order, in its Store, delivered to its Store's subscription.
+    expect(events.map((event) => [event.store_id, Number(event.order_id), event.external_id, event.deliveries]).sort()).toEqual(
+      accepted.map(({ shop, body, answer }) => [shop.storeId, answer?.body.data.id, body.store_order_id, shop === withHook ? 1 : 0]).sort()
+    )
+    // Each key keeps its own answer.
+    for (const { shop, body, key, answer } of accepted) {
+      const replay = await app.call("POST", "/api/v3/orders", { key: shop.key, body, headers: { "idempotency-key": key } })
+      expect(replay.headers.get("idempotency-replay")).toBe("true")
+      expect(replay.body).toEqual(answer?.body)
+    }
   })
 })

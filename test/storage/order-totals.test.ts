@@ -63,7 +63,12 @@ describe.each(databaseVariants())("the daily order rollup ($name database)", (va
     await expectExact(storeId)
   })
 
-  it("counts a statement's many orders (an import) in one row per day and currency", async () => {
+  const shardsOf = async (storeId: number) =>
+    (await app.query((sql) =>
+      sql<{ shard: number }>`SELECT DISTINCT shard FROM order_daily_totals WHERE store_id = ${storeId} ORDER BY shard`
+    )).map((row) => row.shard)
+
+  it("counts an import in shard 0, one row per day and currency", async () => {
     const { storeId } = await app.seedStore({ scopes: ["store:read"] })
     await app.query((sql) => sql`
       INSERT INTO orders (store_id, source, total_amount, currency, created_at, updated_at)
@@ -72,6 +77,23 @@ describe.each(databaseVariants())("the daily order rollup ($name database)", (va
       FROM generate_series(1, 60) AS i`)
     await expectExact(storeId)
     expect(await rowsOf(storeId)).toBe(4)
+    expect(await shardsOf(storeId)).toEqual([0])
+  })
+
+  it("counts the API orders one statement writes (a group commit's batch) in the shard of their smallest id", async () => {
+    const { storeId } = await app.seedStore({ scopes: ["store:read"] })
+    // The next id is 5 modulo 16, so the shard tells this rule from "shard 0 for many rows".
+    await app.query((sql) => sql`
+      SELECT setval(pg_get_serial_sequence('orders', 'id'),
+        (SELECT (coalesce(max(id), 0) / 16 + 1) * 16 + 4 FROM orders))`)
+    await app.query((sql) => sql`
+      INSERT INTO orders (store_id, source, total_amount, currency, created_at, updated_at)
+      SELECT ${storeId}, 'v3', 100 + i, CASE WHEN i % 3 = 0 THEN 'EUR' ELSE 'USD' END,
+        ${new Date(base)}::timestamptz + (i % 2) * interval '1 day', now()
+      FROM generate_series(1, 30) AS i`)
+    await expectExact(storeId)
+    expect(await rowsOf(storeId)).toBe(4)
+    expect(await shardsOf(storeId)).toEqual([5])
   })
 
   it("stays exact when orders counted before the rows were sharded are removed", async () => {

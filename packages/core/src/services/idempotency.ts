@@ -1,6 +1,7 @@
-import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Effect, Exit, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { IdempotencyKeyConflict, IdempotencyKeyInFlight } from "../domain/errors.js"
+import { makeGroupCommit } from "../storage/group-commit.js"
 import { decodeFirstRow, JsonColumn, jsonParam, RowNumber, RowTimestamp } from "../storage/rows.js"
 import { SecretBox } from "./secret-box.js"
 
@@ -52,6 +53,20 @@ const KeyRow = Schema.Struct({
 }))
 const firstKey = decodeFirstRow(KeyRow)
 
+// A claim as a batch carries it: the request, and the time its lock and retention count from.
+interface NewClaim {
+  readonly request: IdempotentRequest
+  readonly now: number
+}
+
+interface Completion {
+  readonly request: IdempotentRequest
+  readonly response: StoredResponse
+}
+
+// The most claims or completions one statement carries.
+const BATCH = 64
+
 /**
  * Idempotency keys, claimed with one atomic INSERT so that concurrent requests with the
  * same key, in any number of processes, run the operation once.
@@ -71,14 +86,44 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
       const box = yield* SecretBox
       // Stored answers are sealed: a webhook subscription's answer carries its signing secret.
 
-      const insert = (r: IdempotentRequest, now: number) =>
-        sql`
+      // Claims a batch of keys in one statement (storage/group-commit.ts); answers, per request,
+      // whether this insert claimed its key. A key twice in one batch is claimed by its first
+      // request only: the second finds it held, as it would a moment later.
+      const insertClaims = (batch: ReadonlyArray<NewClaim>) => {
+        const seen = new Set<string>()
+        const firsts = batch.map(({ request }) => {
+          const id = `${request.storeId} ${request.key}`
+          const first = !seen.has(id)
+          seen.add(id)
+          return first
+        })
+        const rows = JSON.stringify(batch.filter((_, index) => firsts[index]).map(({ request, now }) => ({
+          store_id: request.storeId,
+          idempotency_key: request.key,
+          method: request.method,
+          path: request.path,
+          fingerprint: request.fingerprint,
+          locked_until: new Date(now + LOCK_MS).toISOString(),
+          expires_at: new Date(now + RETENTION_MS).toISOString()
+        })))
+        return sql<{ readonly store_id: number; readonly idempotency_key: string }>`
           INSERT INTO idempotency_keys
             (store_id, idempotency_key, method, path, fingerprint, state, locked_until, expires_at)
-          VALUES (${r.storeId}, ${r.key}, ${r.method}, ${r.path}, ${r.fingerprint}, 'in_flight',
-            ${new Date(now + LOCK_MS)}, ${new Date(now + RETENTION_MS)})
+          SELECT store_id, idempotency_key, method, path, fingerprint, 'in_flight', locked_until, expires_at
+          FROM json_to_recordset(${rows}::json) AS k(store_id integer, idempotency_key text, method text,
+            path text, fingerprint text, locked_until timestamptz, expires_at timestamptz)
           ON CONFLICT (store_id, idempotency_key) DO NOTHING
-          RETURNING store_id`
+          RETURNING store_id, idempotency_key`.pipe(
+          Effect.orDie,
+          Effect.map((claimed) => {
+            const ids = new Set(claimed.map((row) => `${Number(row.store_id)} ${row.idempotency_key}`))
+            return batch.map(({ request }, index) =>
+              Exit.succeed(firsts[index] === true && ids.has(`${request.storeId} ${request.key}`))
+            )
+          })
+        )
+      }
+      const claims = makeGroupCommit({ maxBatch: BATCH, maxConcurrent: 1, write: insertClaims })
 
       // Takes over a key whose retention ended or whose first request died.
       const takeOver = (r: IdempotentRequest, now: number) =>
@@ -94,7 +139,7 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
       const claim = (r: IdempotentRequest) =>
         Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
-          if ((yield* insert(r, now)).length > 0) return { _tag: "Proceed" } as const
+          if (yield* claims.submit({ request: r, now })) return { _tag: "Proceed" } as const
           const found = yield* sql`
             SELECT method, path, fingerprint, state, locked_until, response_status, response_headers,
               response_body, expires_at
@@ -129,14 +174,29 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
         sql`DELETE FROM idempotency_keys WHERE store_id = ${r.storeId} AND idempotency_key = ${r.key}
           AND state = 'in_flight'`.pipe(Effect.asVoid, Effect.orDie)
 
-      const complete = (r: IdempotentRequest, response: StoredResponse) =>
-        response.status >= 500
-          ? release(r)
-          : sql`
-              UPDATE idempotency_keys SET state = 'completed', locked_until = NULL,
-                response_status = ${response.status}, response_headers = ${jsonParam(HeadersDocument, response.headers)},
-                response_body = ${box.seal(response.body)}
-              WHERE store_id = ${r.storeId} AND idempotency_key = ${r.key}`.pipe(Effect.asVoid, Effect.orDie)
+      // Keeps a batch of answers in one statement.
+      const updateCompleted = (batch: ReadonlyArray<Completion>) => {
+        const rows = JSON.stringify(batch.map(({ request, response }) => ({
+          store_id: request.storeId,
+          idempotency_key: request.key,
+          status: response.status,
+          headers: jsonParam(HeadersDocument, response.headers),
+          body: box.seal(response.body)
+        })))
+        return sql`
+          UPDATE idempotency_keys AS k SET state = 'completed', locked_until = NULL, response_status = c.status,
+            response_headers = c.headers::jsonb, response_body = c.body
+          FROM json_to_recordset(${rows}::json) AS c(store_id integer, idempotency_key text, status integer,
+            headers text, body text)
+          WHERE k.store_id = c.store_id AND k.idempotency_key = c.idempotency_key`.pipe(
+          Effect.orDie,
+          Effect.as(batch.map(() => Exit.void))
+        )
+      }
+      const completions = makeGroupCommit({ maxBatch: BATCH, maxConcurrent: 1, write: updateCompleted })
+
+      const complete = (request: IdempotentRequest, response: StoredResponse) =>
+        response.status >= 500 ? release(request) : completions.submit({ request, response })
 
       const prune = () => sql`DELETE FROM idempotency_keys WHERE expires_at < now()`.pipe(Effect.asVoid, Effect.orDie)
 

@@ -1,10 +1,11 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Exit, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { NotFound, ValidationFailed } from "../domain/errors.js"
 import type { FieldError } from "../domain/field-error.js"
 import type { V3Address, V3Customer, V3OrderRequest } from "../domain/orders/v3-order.js"
 import { type AddressRecord, orderCreatedPayload, type OrderRecord } from "../domain/orders/webhook-payloads.js"
-import { decodeFirstRow, decodeRows, decodeSingleRow, isStorableId, JsonColumn, jsonParam, RowId, RowNumber, RowTimestamp, StoredDocument } from "../storage/rows.js"
+import { makeGroupCommit } from "../storage/group-commit.js"
+import { decodeFirstRow, decodeRows, isStorableId, JsonColumn, jsonParam, RowId, RowNumber, RowTimestamp, StoredDocument } from "../storage/rows.js"
 import { checkIntegrationUse } from "./integrations.js"
 import { Outbox } from "./outbox.js"
 import { decodeProducts, type ProductKind, productColumns, type StoredProduct, toProductRecord } from "./products.js"
@@ -115,6 +116,7 @@ const OrderRow = Schema.Struct({
 // The first part of an order write's read: the id and time the order will have, and the state
 // of what it names.
 const OrderHead = Schema.Struct({
+  n: RowNumber,
   orderId: RowId,
   placedAt: RowTimestamp,
   storeCurrency: Schema.String,
@@ -127,7 +129,29 @@ const OrderHead = Schema.Struct({
   integrationStoreId: "integration_store_id",
   integrationEnabled: "integration_enabled"
 }))
-const singleHead = decodeSingleRow(OrderHead)
+const headRows = decodeRows(OrderHead)
+type OrderHeadRow = typeof OrderHead.Type
+
+// One order write's read, as a batch carries it.
+interface ContextRequest {
+  readonly storeId: number
+  readonly integrationId: number | null
+  readonly productIds: ReadonlyArray<number>
+}
+
+interface OrderContext {
+  readonly head: OrderHeadRow
+  readonly products: ReadonlyArray<StoredProduct>
+}
+
+// One accepted order and its event's payload, as a batch writes them.
+interface OrderWrite {
+  readonly order: StoredOrder
+  readonly payload: unknown
+}
+
+// The most orders one statement reads or writes.
+const ORDER_BATCH = 64
 
 const toStored = (row: typeof OrderRow.Type): StoredOrder => ({ ...row, status: "received" })
 
@@ -211,42 +235,109 @@ export class Orders extends Context.Service<Orders, {
         total_amount, app_total, currency, shipping_method, customer, billing_address, shipping_address,
         line_items, created_at, updated_at`)
 
-      // What an order write reads, in one statement: the order's id and time, the Store's currency,
-      // the integration the order names and the products its lines name. The id is taken here so
-      // that the order and its event, whose payload carries the id, are written by one statement.
-      const readContext = (storeId: number, integrationId: number | null, productIds: ReadonlyArray<number>) => {
-        const wanted = [...new Set(productIds.filter(isStorableId))]
-        const integration = integrationId !== null && isStorableId(integrationId) ? integrationId : null
+      // What an order write reads: the order's id and time, the Store's currency, the integration
+      // the order names and the products its lines name. The id is taken here so that the order
+      // and its event, whose payload carries the id, are written by one statement. One statement
+      // reads for a whole group commit batch; each row carries its request's index `n`.
+      const readContexts = (requests: ReadonlyArray<ContextRequest>) => {
+        const input = JSON.stringify(requests.map((request, n) => ({
+          n,
+          store_id: request.storeId,
+          integration_id: request.integrationId !== null && isStorableId(request.integrationId) ? request.integrationId : null
+        })))
+        const wanted = JSON.stringify(requests.flatMap((request, n) =>
+          [...new Set(request.productIds.filter(isStorableId))].map((productId) => ({ n, product_id: productId }))
+        ))
         return sql`
-          WITH head AS MATERIALIZED (
-            SELECT nextval(pg_get_serial_sequence('orders', 'id')) AS order_id, now() AS placed_at,
-              (SELECT currency FROM stores WHERE id = ${storeId}) AS store_currency,
-              i.store_id AS integration_store_id, i.enabled AS integration_enabled
-            FROM (SELECT 1) AS one
-            LEFT JOIN integrations i ON ${integration === null ? sql`false` : sql`i.id = ${integration}`}
+          WITH input AS MATERIALIZED (
+            SELECT x.n, x.store_id, x.integration_id, nextval(pg_get_serial_sequence('orders', 'id')) AS order_id
+            FROM json_to_recordset(${input}::json) AS x(n integer, store_id integer, integration_id integer)
+            ORDER BY x.n
+          ), wanted AS (
+            SELECT * FROM json_to_recordset(${wanted}::json) AS w(n integer, product_id integer)
           )
-          SELECT head.*, ${sql.unsafe(productColumns("p"))} FROM head
-          LEFT JOIN products p ON ${
-          wanted.length === 0 ? sql`false` : sql`p.store_id = ${storeId} AND p.id IN ${sql.in(wanted)}`
-        }`.pipe(
+          SELECT input.n, input.order_id, now() AS placed_at, s.currency AS store_currency,
+            i.store_id AS integration_store_id, i.enabled AS integration_enabled, ${sql.unsafe(productColumns("p"))}
+          FROM input
+          LEFT JOIN stores s ON s.id = input.store_id
+          LEFT JOIN integrations i ON i.id = input.integration_id
+          LEFT JOIN wanted w ON w.n = input.n
+          LEFT JOIN products p ON p.store_id = input.store_id AND p.id = w.product_id`.pipe(
           Effect.orDie,
-          Effect.flatMap((rows) =>
-            Effect.all({
-              head: singleHead(rows.slice(0, 1)),
-              products: decodeProducts(rows.filter((row) => row.id !== null))
-            })
-          )
+          Effect.flatMap((rows) => {
+            // Row i's head is heads[i]; a row with a product also carries the product.
+            const withProduct = rows.flatMap((row, index) => row.id === null ? [] : [index])
+            return Effect.all({
+              heads: headRows(rows),
+              products: decodeProducts(withProduct.map((index) => rows[index]))
+            }).pipe(Effect.map(({ heads, products }) => {
+              const contexts = new Map<number, { head: OrderHeadRow; products: Array<StoredProduct> }>()
+              for (const head of heads) if (!contexts.has(head.n)) contexts.set(head.n, { head, products: [] })
+              products.forEach((product, at) => {
+                const n = heads[withProduct[at] ?? -1]?.n
+                if (n !== undefined) contexts.get(n)?.products.push(product)
+              })
+              return requests.map((_, n): Exit.Exit<OrderContext> => {
+                const context = contexts.get(n)
+                return context === undefined ? Exit.die(new Error(`order context ${n} was not read`)) : Exit.succeed(context)
+              })
+            }))
+          })
         )
       }
+
+      // Writes a batch of orders and their `order:created` events in one statement.
+      const writeOrders = (batch: ReadonlyArray<OrderWrite>) => {
+        const rows = JSON.stringify(batch.map(({ order }) => ({
+          id: order.id,
+          store_id: order.storeId,
+          source: order.source,
+          integration_id: order.integrationId,
+          store_order_id: order.storeOrderId,
+          store_order_number: order.storeOrderNumber,
+          total_amount: order.totalAmount,
+          app_total: order.appTotal,
+          currency: order.currency,
+          shipping_method: order.shippingMethod,
+          customer: jsonOrNull(CustomerDocument, order.customer),
+          billing_address: jsonOrNull(AddressDocument, order.billingAddress),
+          shipping_address: jsonOrNull(AddressDocument, order.shippingAddress),
+          line_items: jsonParam(LineItemsDocument, order.lineItems),
+          created_at: order.createdAt.toISOString(),
+          updated_at: order.updatedAt.toISOString()
+        })))
+        const insert = sql`
+          INSERT INTO orders (id, store_id, source, integration_id, store_order_id, store_order_number,
+            total_amount, app_total, currency, shipping_method, customer, billing_address, shipping_address,
+            line_items, created_at, updated_at)
+          SELECT id, store_id, source, integration_id, store_order_id, store_order_number, total_amount,
+            app_total, currency, shipping_method, customer::jsonb, billing_address::jsonb, shipping_address::jsonb,
+            line_items::jsonb, created_at, updated_at
+          FROM json_to_recordset(${rows}::json) AS o(id integer, store_id integer, source text,
+            integration_id integer, store_order_id text, store_order_number text, total_amount bigint,
+            app_total bigint, currency text, shipping_method text, customer text, billing_address text,
+            shipping_address text, line_items text, created_at timestamptz, updated_at timestamptz)
+          ORDER BY id`
+        return outbox.enqueueWith(
+          insert,
+          "order:created",
+          batch.map(({ order, payload }) => ({ storeId: order.storeId, payload }))
+        ).pipe(Effect.as(batch.map(() => Exit.void)))
+      }
+
+      // Concurrent order writes share statements (storage/group-commit.ts): under load one read and
+      // one write serve a whole batch of orders, where each order alone would take two round trips.
+      const reads = makeGroupCommit({ maxBatch: ORDER_BATCH, maxConcurrent: 1, write: readContexts })
+      const writes = makeGroupCommit({ maxBatch: ORDER_BATCH, maxConcurrent: 1, write: writeOrders })
 
       const record = (storeId: number, request: OrderDraft, options: OrderWriteOptions) =>
         Effect.gen(function*() {
           const requested = request.line_items ?? []
-          const { head, products: found } = yield* readContext(
+          const { head, products: found } = yield* reads.submit({
             storeId,
-            request.integration_id,
-            requested.map((item) => item.product_id)
-          )
+            integrationId: request.integration_id,
+            productIds: requested.map((item) => item.product_id)
+          })
           if (request.integration_id !== null) {
             const named = head.integrationStoreId === null || head.integrationEnabled === null
               ? undefined
@@ -301,26 +392,7 @@ export class Orders extends Context.Service<Orders, {
             createdAt: head.placedAt,
             updatedAt: head.placedAt
           }
-          const insert = sql`
-            INSERT INTO orders ${sql.insert({
-              id: order.id,
-              store_id: storeId,
-              source: order.source,
-              integration_id: order.integrationId,
-              store_order_id: order.storeOrderId,
-              store_order_number: order.storeOrderNumber,
-              total_amount: order.totalAmount,
-              app_total: order.appTotal,
-              currency,
-              shipping_method: order.shippingMethod,
-              customer: jsonOrNull(CustomerDocument, order.customer),
-              billing_address: jsonOrNull(AddressDocument, order.billingAddress),
-              shipping_address: jsonOrNull(AddressDocument, order.shippingAddress),
-              line_items: jsonParam(LineItemsDocument, lineItems),
-              created_at: order.createdAt,
-              updated_at: order.updatedAt
-            })}`
-          yield* outbox.enqueueWith(insert, storeId, "order:created", orderCreatedPayload(toOrderRecord(order, found)))
+          yield* writes.submit({ order, payload: orderCreatedPayload(toOrderRecord(order, found)) })
           return order
         })
 

@@ -1,8 +1,10 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
-import { decodeSingleRow, RowId, RowNumber } from "../storage/rows.js"
+import { decodeRows, RowId, RowNumber, singleRow } from "../storage/rows.js"
 
-const EnqueuedRow = Schema.Struct({ id: RowId, deliveries: RowNumber })
+const EnqueuedRow = Schema.Struct({ id: RowId, storeId: RowId, deliveries: RowNumber }).pipe(
+  Schema.encodeKeys({ storeId: "store_id" })
+)
 
 /** The webhook topics the service emits. */
 export type EventTopic = "product:created" | "order:created" | "form:submitted"
@@ -28,42 +30,52 @@ export class Outbox extends Context.Service<Outbox, {
   readonly enqueue: (storeId: number, topic: EventTopic, payload: unknown) => Effect.Effect<RecordedEvent>
   /**
    * Makes `change` (a data-modifying statement without RETURNING, such as an INSERT) and records
-   * its event in one statement: atomic without a transaction, and one round trip instead of four
-   * (BEGIN, the change, the event, COMMIT).
+   * one event of `topic` per entry of `events`, in one statement: atomic without a transaction,
+   * and one round trip however many events (a group commit's batch of orders, say). Answers the
+   * recorded events in the order given.
    */
   readonly enqueueWith: (
     change: Statement.Fragment,
-    storeId: number,
     topic: EventTopic,
-    payload: unknown
-  ) => Effect.Effect<RecordedEvent>
+    events: ReadonlyArray<{ readonly storeId: number; readonly payload: unknown }>
+  ) => Effect.Effect<ReadonlyArray<RecordedEvent>>
 }>()("signcraft/Outbox") {
   static readonly layer = Layer.effect(
     Outbox,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const enqueued = decodeSingleRow(EnqueuedRow)
-      const record = (change: Statement.Fragment | undefined, storeId: number, topic: EventTopic, payload: unknown) => {
-        const body = JSON.stringify(payload)
-        // One statement: atomic even when a caller forgot the transaction.
+      const enqueued = decodeRows(EnqueuedRow)
+      const record = (
+        change: Statement.Fragment | undefined,
+        topic: EventTopic,
+        events: ReadonlyArray<{ readonly storeId: number; readonly payload: unknown }>
+      ) => {
+        const input = JSON.stringify(events.map((event, n) => ({ n, store_id: event.storeId, body: JSON.stringify(event.payload) })))
+        // One statement: atomic even when a caller forgot the transaction. Events are inserted in
+        // the order given, so their ids ascend in that order.
         return sql`
-          WITH ${change === undefined ? sql`` : sql`change AS (${change}),`} event AS (
-            INSERT INTO events ${sql.insert({ store_id: storeId, topic, payload: body, body })}
-            RETURNING id
+          WITH ${change === undefined ? sql`` : sql`change AS (${change}),`} input AS (
+            SELECT * FROM json_to_recordset(${input}::json) AS e(n integer, store_id integer, body text)
+          ), event AS (
+            INSERT INTO events (store_id, topic, payload, body)
+            SELECT store_id, ${topic}, body::jsonb, body FROM input ORDER BY n
+            RETURNING id, store_id
           ), fanned AS (
             INSERT INTO webhook_deliveries (event_id, subscription_id)
-            SELECT event.id, s.id FROM event, webhook_subscriptions s
-            WHERE s.store_id = ${storeId} AND s.topic = ${topic} AND s.status = 'active' AND s.deleted_at IS NULL
-            RETURNING id
+            SELECT event.id, s.id FROM event JOIN webhook_subscriptions s
+              ON s.store_id = event.store_id AND s.topic = ${topic} AND s.status = 'active' AND s.deleted_at IS NULL
+            RETURNING event_id
           )
-          SELECT event.id, (SELECT count(*) FROM fanned) AS deliveries FROM event`.pipe(
+          SELECT event.id, event.store_id, (SELECT count(*) FROM fanned WHERE fanned.event_id = event.id) AS deliveries
+          FROM event ORDER BY event.id`.pipe(
           Effect.orDie,
           Effect.flatMap(enqueued),
-          Effect.map((row) => ({ id: row.id, storeId, topic, deliveries: row.deliveries }))
+          Effect.map((rows) => rows.map((row) => ({ id: row.id, storeId: row.storeId, topic, deliveries: row.deliveries })))
         )
       }
       return Outbox.of({
-        enqueue: (storeId, topic, payload) => record(undefined, storeId, topic, payload),
+        enqueue: (storeId, topic, payload) =>
+          Effect.flatMap(record(undefined, topic, [{ storeId, payload }]), singleRow),
         enqueueWith: record
       })
     })

@@ -9,6 +9,7 @@ import pricingIds from "./0007_pricing_ids.js"
 import cursorSigningKey from "./0008_cursor_signing_key.js"
 import webhookHealth from "./0009_webhook_health.js"
 import orderTotalsShards from "./0010_order_totals_shards.js"
+import orderTotalsBatches from "./0011_order_totals_batches.js"
 
 /**
  * Every schema migration, in order. Migrations are Effects compiled into the
@@ -24,5 +25,6 @@ export const migrations = Migrator.fromRecord({
   "0007_pricing_ids": pricingIds,
   "0008_cursor_signing_key": cursorSigningKey,
   "0009_webhook_health": webhookHealth,
-  "0010_order_totals_shards": orderTotalsShards
+  "0010_order_totals_shards": orderTotalsShards,
+  "0011_order_totals_batches": orderTotalsBatches
 })
