@@ -217,7 +217,6 @@ export const layerIdempotentWrites = Layer.effect(
   Effect.gen(function*() {
     const store = yield* IdempotencyStore
     const settings = yield* Settings
-    const context = yield* Effect.context<Settings>()
     const answerFailure = (failure: ApiFailure) =>
       Effect.map(Effect.service(CurrentRequest), (info) => {
         const described = describeFailure(failure)
@@ -271,6 +270,6 @@ export const layerIdempotentWrites = Layer.effect(
         }
         yield* store.complete(claimed, stored)
         return response
-      }).pipe(Effect.provide(context))
+      })
   })
 )
