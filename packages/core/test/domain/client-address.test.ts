@@ -41,4 +41,11 @@ describe("TRUST_PROXY (operating contract 5.6)", () => {
     expect(quotaAddress("::ffff:203.0.113.9")).toBe("203.0.113.9")
     expect(quotaAddress("203.0.113.9")).toBe("203.0.113.9")
   })
+
+  it("reads every address form ipaddr.js does (hex, IPv4-mapped in hex), and passes a host's label through", () => {
+    expect(quotaAddress("0xCB.0x00.0x71.0x09")).toBe("203.0.113.9")
+    expect(quotaAddress("::FFFF:CB00:7109")).toBe("203.0.113.9")
+    expect(quotaAddress("unknown")).toBe("unknown")
+    expect(clientAddressOf("10.0.0.2", "0xCB007109", { _tag: "Hops", hops: 1 })).toBe("0xCB007109")
+  })
 })
