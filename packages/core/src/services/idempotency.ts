@@ -1,6 +1,7 @@
 import { Clock, Context, Effect, Exit, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { IdempotencyKeyConflict, IdempotencyKeyInFlight } from "../domain/errors.js"
+import { batchRows } from "../storage/batch-rows.js"
 import { makeGroupCommit } from "../storage/group-commit.js"
 import { decodeFirstRow, JsonColumn, jsonParam, RowNumber, RowTimestamp } from "../storage/rows.js"
 import { SecretBox } from "./secret-box.js"
@@ -97,7 +98,7 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
           seen.add(id)
           return first
         })
-        const rows = JSON.stringify(batch.filter((_, index) => firsts[index]).map(({ request, now }) => ({
+        const rows = batch.filter((_, index) => firsts[index]).map(({ request, now }) => ({
           store_id: request.storeId,
           idempotency_key: request.key,
           method: request.method,
@@ -105,13 +106,15 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
           fingerprint: request.fingerprint,
           locked_until: new Date(now + LOCK_MS).toISOString(),
           expires_at: new Date(now + RETENTION_MS).toISOString()
-        })))
+        }))
         return sql<{ readonly store_id: number; readonly idempotency_key: string }>`
           INSERT INTO idempotency_keys
             (store_id, idempotency_key, method, path, fingerprint, state, locked_until, expires_at)
           SELECT store_id, idempotency_key, method, path, fingerprint, 'in_flight', locked_until, expires_at
-          FROM json_to_recordset(${rows}::json) AS k(store_id integer, idempotency_key text, method text,
-            path text, fingerprint text, locked_until timestamptz, expires_at timestamptz)
+          FROM ${
+          batchRows(sql, rows, `store_id integer, idempotency_key text, method text, path text, fingerprint text,
+            locked_until timestamptz, expires_at timestamptz`)
+        } AS k
           ON CONFLICT (store_id, idempotency_key) DO NOTHING
           RETURNING store_id, idempotency_key`.pipe(
           Effect.orDie,
@@ -176,18 +179,17 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
 
       // Keeps a batch of answers in one statement.
       const updateCompleted = (batch: ReadonlyArray<Completion>) => {
-        const rows = JSON.stringify(batch.map(({ request, response }) => ({
+        const rows = batch.map(({ request, response }) => ({
           store_id: request.storeId,
           idempotency_key: request.key,
           status: response.status,
           headers: jsonParam(HeadersDocument, response.headers),
           body: box.seal(response.body)
-        })))
+        }))
         return sql`
           UPDATE idempotency_keys AS k SET state = 'completed', locked_until = NULL, response_status = c.status,
             response_headers = c.headers::jsonb, response_body = c.body
-          FROM json_to_recordset(${rows}::json) AS c(store_id integer, idempotency_key text, status integer,
-            headers text, body text)
+          FROM ${batchRows(sql, rows, "store_id integer, idempotency_key text, status integer, headers text, body text")} AS c
           WHERE k.store_id = c.store_id AND k.idempotency_key = c.idempotency_key`.pipe(
           Effect.orDie,
           Effect.as(batch.map(() => Exit.void))

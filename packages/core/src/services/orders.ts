@@ -4,6 +4,7 @@ import { NotFound, ValidationFailed } from "../domain/errors.js"
 import type { FieldError } from "../domain/field-error.js"
 import type { V3Address, V3Customer, V3OrderRequest } from "../domain/orders/v3-order.js"
 import { type AddressRecord, orderCreatedPayload, type OrderRecord } from "../domain/orders/webhook-payloads.js"
+import { batchRows } from "../storage/batch-rows.js"
 import { makeGroupCommit } from "../storage/group-commit.js"
 import { decodeFirstRow, decodeRows, isStorableId, JsonColumn, jsonParam, RowId, RowNumber, RowTimestamp, StoredDocument } from "../storage/rows.js"
 import { checkIntegrationUse } from "./integrations.js"
@@ -240,21 +241,21 @@ export class Orders extends Context.Service<Orders, {
       // and its event, whose payload carries the id, are written by one statement. One statement
       // reads for a whole group commit batch; each row carries its request's index `n`.
       const readContexts = (requests: ReadonlyArray<ContextRequest>) => {
-        const input = JSON.stringify(requests.map((request, n) => ({
+        const input = requests.map((request, n) => ({
           n,
           store_id: request.storeId,
           integration_id: request.integrationId !== null && isStorableId(request.integrationId) ? request.integrationId : null
-        })))
-        const wanted = JSON.stringify(requests.flatMap((request, n) =>
+        }))
+        const wanted = requests.flatMap((request, n) =>
           [...new Set(request.productIds.filter(isStorableId))].map((productId) => ({ n, product_id: productId }))
-        ))
+        )
         return sql`
           WITH input AS MATERIALIZED (
             SELECT x.n, x.store_id, x.integration_id, nextval(pg_get_serial_sequence('orders', 'id')) AS order_id
-            FROM json_to_recordset(${input}::json) AS x(n integer, store_id integer, integration_id integer)
+            FROM ${batchRows(sql, input, "n integer, store_id integer, integration_id integer")} AS x
             ORDER BY x.n
           ), wanted AS (
-            SELECT * FROM json_to_recordset(${wanted}::json) AS w(n integer, product_id integer)
+            SELECT * FROM ${batchRows(sql, wanted, "n integer, product_id integer")} AS w
           )
           SELECT input.n, input.order_id, now() AS placed_at, s.currency AS store_currency,
             i.store_id AS integration_store_id, i.enabled AS integration_enabled, ${sql.unsafe(productColumns("p"))}
@@ -288,7 +289,7 @@ export class Orders extends Context.Service<Orders, {
 
       // Writes a batch of orders and their `order:created` events in one statement.
       const writeOrders = (batch: ReadonlyArray<OrderWrite>) => {
-        const rows = JSON.stringify(batch.map(({ order }) => ({
+        const rows = batch.map(({ order }) => ({
           id: order.id,
           store_id: order.storeId,
           source: order.source,
@@ -305,7 +306,7 @@ export class Orders extends Context.Service<Orders, {
           line_items: jsonParam(LineItemsDocument, order.lineItems),
           created_at: order.createdAt.toISOString(),
           updated_at: order.updatedAt.toISOString()
-        })))
+        }))
         const insert = sql`
           INSERT INTO orders (id, store_id, source, integration_id, store_order_id, store_order_number,
             total_amount, app_total, currency, shipping_method, customer, billing_address, shipping_address,
@@ -313,10 +314,12 @@ export class Orders extends Context.Service<Orders, {
           SELECT id, store_id, source, integration_id, store_order_id, store_order_number, total_amount,
             app_total, currency, shipping_method, customer::jsonb, billing_address::jsonb, shipping_address::jsonb,
             line_items::jsonb, created_at, updated_at
-          FROM json_to_recordset(${rows}::json) AS o(id integer, store_id integer, source text,
-            integration_id integer, store_order_id text, store_order_number text, total_amount bigint,
-            app_total bigint, currency text, shipping_method text, customer text, billing_address text,
-            shipping_address text, line_items text, created_at timestamptz, updated_at timestamptz)
+          FROM ${
+          batchRows(sql, rows, `id integer, store_id integer, source text, integration_id integer,
+            store_order_id text, store_order_number text, total_amount bigint, app_total bigint, currency text,
+            shipping_method text, customer text, billing_address text, shipping_address text, line_items text,
+            created_at timestamptz, updated_at timestamptz`)
+        } AS o
           ORDER BY id`
         return outbox.enqueueWith(
           insert,

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
+import { batchRows } from "../storage/batch-rows.js"
 import { decodeRows, RowId, RowNumber, singleRow } from "../storage/rows.js"
 
 const EnqueuedRow = Schema.Struct({ id: RowId, storeId: RowId, deliveries: RowNumber }).pipe(
@@ -50,12 +51,12 @@ export class Outbox extends Context.Service<Outbox, {
         topic: EventTopic,
         events: ReadonlyArray<{ readonly storeId: number; readonly payload: unknown }>
       ) => {
-        const input = JSON.stringify(events.map((event, n) => ({ n, store_id: event.storeId, body: JSON.stringify(event.payload) })))
+        const input = events.map((event, n) => ({ n, store_id: event.storeId, body: JSON.stringify(event.payload) }))
         // One statement: atomic even when a caller forgot the transaction. Events are inserted in
         // the order given, so their ids ascend in that order.
         return sql`
           WITH ${change === undefined ? sql`` : sql`change AS (${change}),`} input AS (
-            SELECT * FROM json_to_recordset(${input}::json) AS e(n integer, store_id integer, body text)
+            SELECT * FROM ${batchRows(sql, input, "n integer, store_id integer, body text")} AS e
           ), event AS (
             INSERT INTO events (store_id, topic, payload, body)
             SELECT store_id, ${topic}, body::jsonb, body FROM input ORDER BY n
