@@ -3,12 +3,13 @@ import { describe, expect, it } from "vitest"
 import { makeGroupCommit } from "../src/storage/group-commit.js"
 
 // A group commit over a recording writer; `gate`, when set, holds the next write until opened.
-const recorder = (maxBatch: number) => {
+const recorder = (maxBatch: number, alone: Effect.Effect<boolean> = Effect.succeed(false)) => {
   const batches: Array<ReadonlyArray<number>> = []
   let gate: Deferred.Deferred<void> | undefined
   const commit = makeGroupCommit<number, string, string>({
     maxBatch,
     maxConcurrent: 1,
+    alone,
     write: (items) =>
       Effect.gen(function*() {
         batches.push(items)
@@ -85,5 +86,23 @@ describe("group commit", () => {
     expect(sound).toEqual(Exit.succeed("even 2"))
     expect(later).toBe("even 4")
     expect(batches).toEqual([[-1, 2], [-1], [2], [4]])
+  })
+
+  it("writes the item of a caller that must go alone by itself, even while a batch is being written", async () => {
+    let alone = false
+    const { commit, batches, hold } = recorder(8, Effect.sync(() => alone))
+    const answers = await Effect.runPromise(Effect.gen(function*() {
+      const opened = hold()
+      const first = yield* Effect.forkChild(commit.submit(0))
+      yield* Effect.yieldNow
+      yield* Effect.yieldNow
+      alone = true
+      const own = yield* commit.submit(2)
+      alone = false
+      yield* Deferred.succeed(opened, undefined)
+      return [yield* Fiber.join(first), own]
+    }))
+    expect(answers).toEqual(["even 0", "even 2"])
+    expect(batches).toEqual([[0], [2]])
   })
 })

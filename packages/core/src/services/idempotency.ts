@@ -2,7 +2,7 @@ import { Clock, Context, Effect, Exit, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { IdempotencyKeyConflict, IdempotencyKeyInFlight } from "../domain/errors.js"
 import { batchRows } from "../storage/batch-rows.js"
-import { makeGroupCommit } from "../storage/group-commit.js"
+import { inTransaction, makeGroupCommit } from "../storage/group-commit.js"
 import { decodeFirstRow, JsonColumn, jsonParam, RowNumber, RowTimestamp } from "../storage/rows.js"
 import { SecretBox } from "./secret-box.js"
 
@@ -126,7 +126,7 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
           })
         )
       }
-      const claims = makeGroupCommit({ maxBatch: BATCH, maxConcurrent: 1, write: insertClaims })
+      const claims = makeGroupCommit({ maxBatch: BATCH, maxConcurrent: 1, alone: inTransaction(sql), write: insertClaims })
 
       // Takes over a key whose retention ended or whose first request died.
       const takeOver = (r: IdempotentRequest, now: number) =>
@@ -195,7 +195,7 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
           Effect.as(batch.map(() => Exit.void))
         )
       }
-      const completions = makeGroupCommit({ maxBatch: BATCH, maxConcurrent: 1, write: updateCompleted })
+      const completions = makeGroupCommit({ maxBatch: BATCH, maxConcurrent: 1, alone: inTransaction(sql), write: updateCompleted })
 
       const complete = (request: IdempotentRequest, response: StoredResponse) =>
         response.status >= 500 ? release(request) : completions.submit({ request, response })

@@ -5,7 +5,7 @@ import type { FieldError } from "../domain/field-error.js"
 import type { V3Address, V3Customer, V3OrderRequest } from "../domain/orders/v3-order.js"
 import { type AddressRecord, orderCreatedPayload, type OrderRecord } from "../domain/orders/webhook-payloads.js"
 import { batchRows } from "../storage/batch-rows.js"
-import { makeGroupCommit } from "../storage/group-commit.js"
+import { inTransaction, makeGroupCommit } from "../storage/group-commit.js"
 import { decodeFirstRow, decodeRows, isStorableId, JsonColumn, jsonParam, RowId, RowNumber, RowTimestamp, StoredDocument } from "../storage/rows.js"
 import { checkIntegrationUse } from "./integrations.js"
 import { Outbox } from "./outbox.js"
@@ -330,8 +330,8 @@ export class Orders extends Context.Service<Orders, {
 
       // Concurrent order writes share statements (storage/group-commit.ts): under load one read and
       // one write serve a whole batch of orders, where each order alone would take two round trips.
-      const reads = makeGroupCommit({ maxBatch: ORDER_BATCH, maxConcurrent: 1, write: readContexts })
-      const writes = makeGroupCommit({ maxBatch: ORDER_BATCH, maxConcurrent: 1, write: writeOrders })
+      const reads = makeGroupCommit({ maxBatch: ORDER_BATCH, maxConcurrent: 1, alone: inTransaction(sql), write: readContexts })
+      const writes = makeGroupCommit({ maxBatch: ORDER_BATCH, maxConcurrent: 1, alone: inTransaction(sql), write: writeOrders })
 
       const record = (storeId: number, request: OrderDraft, options: OrderWriteOptions) =>
         Effect.gen(function*() {

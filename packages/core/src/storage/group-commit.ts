@@ -1,4 +1,5 @@
-import { Deferred, Effect, Exit } from "effect"
+import { Deferred, Effect, Exit, Option } from "effect"
+import type { SqlClient } from "effect/sql"
 
 /** A batch's answer for one of its items. */
 export type ItemExit<O, E> = Exit.Exit<O, E>
@@ -11,6 +12,12 @@ export interface GroupCommitOptions<I, O, E> {
   readonly maxConcurrent: number
   /** Writes a batch in as few statements as it can; answers one exit per item, in order. */
   readonly write: (items: ReadonlyArray<I>) => Effect.Effect<ReadonlyArray<ItemExit<O, E>>>
+  /**
+   * Whether the submitting caller must write its item alone, in its own context: a caller inside
+   * a transaction, whose item has to commit or roll back with it (and whose connection a batch
+   * written elsewhere could wait for).
+   */
+  readonly alone: Effect.Effect<boolean>
 }
 
 // What a waiting caller is told: its answer, or that it writes the next batch.
@@ -68,7 +75,8 @@ export const makeGroupCommit = <I, O, E>(options: GroupCommitOptions<I, O, E>) =
 
   /** Submits one item; succeeds or fails as the batch that carried it answered for it. */
   const submit = (item: I): Effect.Effect<O, E> =>
-    Effect.uninterruptible(Effect.suspend(() => {
+    Effect.uninterruptible(Effect.flatMap(options.alone, (alone) => {
+      if (alone) return Effect.flatMap(writeBatch([item]), (exits) => exits[0] ?? Exit.die(new Error("group commit: no answer")))
       const entry: Entry<I, O, E> = { item, signal: Deferred.makeUnsafe<Signal<O, E>>() }
       if (writing < options.maxConcurrent) {
         writing += 1
@@ -80,3 +88,7 @@ export const makeGroupCommit = <I, O, E>(options: GroupCommitOptions<I, O, E>) =
 
   return { submit }
 }
+
+/** Whether the caller runs inside a transaction of `sql` (see {@link GroupCommitOptions.alone}). */
+export const inTransaction = (sql: SqlClient.SqlClient): Effect.Effect<boolean> =>
+  Effect.map(Effect.serviceOption(sql.transactionService), Option.isSome)
