@@ -25,12 +25,12 @@ describe("the signcraft bin in a checkout", () => {
 describe("the server's heap flags", () => {
   it("bound the old and young generations", async () => {
     const { serverNodeFlags } = await import("../bin/node-flags.js")
-    expect(serverNodeFlags("")).toEqual(["--max-old-space-size=256", "--max-semi-space-size=4"])
+    expect(serverNodeFlags("")).toEqual(["--max-old-space-size=256", "--max-semi-space-size=8"])
   })
 
   it("leave a heap size NODE_OPTIONS sets to NODE_OPTIONS", async () => {
     const { serverNodeFlags } = await import("../bin/node-flags.js")
-    expect(serverNodeFlags("--max-old-space-size=2048")).toEqual(["--max-semi-space-size=4"])
+    expect(serverNodeFlags("--max-old-space-size=2048")).toEqual(["--max-semi-space-size=8"])
   })
 
   it("reach the server the bin starts", () => {
