@@ -14,7 +14,9 @@
  *   Each: req/s, p50/p99, the server's CPU µs per request, ratios; peak RSS per server.
  * - Start-up timings of `node packages/server/bin/signcraft.js serve` (bench/startup.ts).
  *
- * Servers run pinned to CPU 0 and autocannon to CPU 1 when `taskset` and two CPUs exist.
+ * When `taskset` and two CPUs exist, each server's main thread (its JavaScript) runs on CPU 0 and
+ * autocannon on CPU 1; a server's other threads (V8's collector helpers, the embedded database's
+ * worker) may use either CPU, as PostgreSQL's own processes do on the PostgreSQL leg.
  * Loopback only; every run is bounded. BENCH_SECONDS (10) per run, BENCH_WARMUP_SECONDS (2,
  * at most BENCH_SECONDS), BENCH_CONNECTIONS (50), BENCH_CASES (comma list; all by default),
  * BENCH_PROFILE_DIR (the signcraft servers run with --cpu-prof and write their profiles there).
@@ -31,6 +33,7 @@ import { type CaseRequest, type LoadShape, type Measurement, measure } from "./l
 import {
   canPin,
   freePort,
+  pinMainThreadToCpu0,
   pinSelfToCpu1,
   type ServerChild,
   spawnServer,
@@ -146,18 +149,19 @@ const track = (server: ServerChild): ServerChild => {
 // `unauthenticatedStatus`: what the server answers the readiness poll, which sends no token.
 const startBaseline = async (pin: boolean, args: ReadonlyArray<string>, unauthenticatedStatus: number) => {
   const port = await freePort()
-  const server = track(spawnServer(args, { PORT: String(port) }, pin))
+  const server = track(spawnServer(args, { PORT: String(port) }))
   const url = `http://127.0.0.1:${port}/api/v3/stores/me`
   // (b) checks a bearer token; (a) answers 200 to anything.
   const headers = { authorization: "Bearer bench" }
   await waitUntilAnswering(server, url, unauthenticatedStatus)
+  if (pin) pinMainThreadToCpu0(server.child.pid)
   return { server, request: { url, method: "GET", headers } satisfies CaseRequest }
 }
 
 const startReceiver = async () => {
   const port = await freePort()
   // Not pinned to the server's CPU: the integrator is another party, not the service's cost.
-  const server = track(spawnServer(["bench/integrator-receiver.mjs"], { PORT: String(port) }, false))
+  const server = track(spawnServer(["bench/integrator-receiver.mjs"], { PORT: String(port) }))
   await waitUntilAnswering(server, `http://127.0.0.1:${port}/`, 200)
   return `http://127.0.0.1:${port}/products`
 }
@@ -178,8 +182,9 @@ const startSigncraft = async (database: Record<string, string>, pin: boolean) =>
     RATE_LIMIT_PER_IP_PER_MINUTE: UNTHROTTLED,
     STOREFRONT_LIMIT_PER_STORE_PER_MINUTE: UNTHROTTLED,
     ...database
-  }, pin)
+  })
   await waitUntilAnswering(server, `${base}/healthz`, 200)
+  if (pin) pinMainThreadToCpu0(server.child.pid)
   return { server, base }
 }
 
@@ -350,7 +355,11 @@ const main = async () => {
       SELECTED.length === 0 ? "all" : SELECTED.join(", ")
     }`
   )
-  console.log(pin ? "pinning: servers on CPU 0, autocannon on CPU 1" : "pinning: off (needs taskset and 2 CPUs)")
+  console.log(
+    pin
+      ? "pinning: servers' main threads on CPU 0 (their other threads on either), autocannon on CPU 1"
+      : "pinning: off (needs taskset and 2 CPUs)"
+  )
 
   const bareA = await startBaseline(pin, ["bench/bare-fixed-server.mjs"], 200)
   const sameB = await startBaseline(pin, ["--import", "tsx", "bench/bare-server.ts"], 401)

@@ -29,12 +29,18 @@ export interface ServerChild {
   readonly stderr: () => string
 }
 
-/** Starts `node <args>` with `env`, on CPU 0 when pinning; its stdout goes to /dev/null. */
-export const spawnServer = (args: ReadonlyArray<string>, env: Record<string, string>, pin: boolean): ServerChild => {
-  const command = pin ? "taskset" : process.execPath
-  const commandArgs = pin ? ["-c", "0", process.execPath, ...args] : [...args]
-  // taskset execs node, so the child's pid is node's pid, which /proc readings rely on.
-  const child = spawn(command, commandArgs, {
+/**
+ * Moves a started server's main thread (its JavaScript) to CPU 0. Only that thread: the threads
+ * it started before, V8's collector helpers and an embedded database's worker, stay free to use
+ * either CPU, as a PostgreSQL server's own processes do. Threads started later inherit CPU 0.
+ */
+export const pinMainThreadToCpu0 = (pid: number | undefined): void => {
+  if (pid !== undefined) spawnSync("taskset", ["-cp", "0", String(pid)], { stdio: "ignore" })
+}
+
+/** Starts `node <args>` with `env`; its stdout goes to /dev/null. */
+export const spawnServer = (args: ReadonlyArray<string>, env: Record<string, string>): ServerChild => {
+  const child = spawn(process.execPath, [...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "pipe"]

@@ -30,7 +30,7 @@ const timeOneStart = async (dataDir: string): Promise<number> => {
     // The embedded database: a DATABASE_URL inherited from the benchmark's environment must not
     // point the start at PostgreSQL.
     DATABASE_URL: ""
-  }, false)
+  })
   try {
     // Polled every 100 ms, so the figure is at most that late.
     await waitUntilAnswering(server, `http://127.0.0.1:${port}/healthz`, 200, 180_000)
