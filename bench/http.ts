@@ -15,7 +15,8 @@
  * - Start-up timings of `node packages/server/bin/signcraft.js serve` (bench/startup.ts).
  *
  * When `taskset` and two CPUs exist, each server's main thread (its JavaScript) runs on CPU 0 and
- * autocannon on CPU 1; a server's other threads (V8's collector helpers) may use either CPU, as PostgreSQL's own processes do on the PostgreSQL leg.
+ * autocannon on CPU 1; a server's other threads (V8's collector helpers) may use either CPU, as
+ * PostgreSQL's own processes do on the PostgreSQL leg.
  * Loopback only; every run is bounded. BENCH_SECONDS (10) per run, BENCH_WARMUP_SECONDS (2,
  * at most BENCH_SECONDS), BENCH_CONNECTIONS (50), BENCH_CASES (comma list; all by default),
  * BENCH_PROFILE_DIR (the signcraft servers run with --cpu-prof and write their profiles there).

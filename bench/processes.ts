@@ -31,7 +31,8 @@ export interface ServerChild {
 
 /**
  * Moves a started server's main thread (its JavaScript) to CPU 0. Only that thread: the threads
- * it started before (V8's collector helpers) stay free to use either CPU, as a PostgreSQL server's own processes do. Threads started later inherit CPU 0.
+ * it started before (V8's collector helpers) stay free to use either CPU, as a PostgreSQL
+ * server's own processes do. Threads started later inherit CPU 0.
  */
 export const pinMainThreadToCpu0 = (pid: number | undefined): void => {
   if (pid !== undefined) spawnSync("taskset", ["-cp", "0", String(pid)], { stdio: "ignore" })

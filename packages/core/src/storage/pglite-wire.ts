@@ -7,7 +7,8 @@ const GSS_ENC_REQUEST = 80877104
 const PROTOCOL_V3 = 196608
 
 /**
- * Where a wire connection's batches run: PGlite in this thread, or in a worker thread.
+ * What runs a wire connection's batches: PGlite (see {@link inProcessExecutor}), or in tests a
+ * backend that fails on purpose.
  */
 export interface BatchExecutor {
   /** Runs one batch of complete frontend messages, handing the backend's reply bytes to `write`. */
@@ -93,8 +94,8 @@ export const openWireConnection = (executor: BatchExecutor): Duplex => {
         server.write(Buffer.from("N"))
         continue
       }
-      // A copy with an ArrayBuffer of its own: the message may be a view of a pooled or shared
-      // buffer, which a worker executor transfers (and so detaches) rather than copies.
+      // A copy with an ArrayBuffer of its own: the message may be a view of a pooled buffer the
+      // stream reuses while the batch runs.
       await executor.execute(new Uint8Array(message), write)
     }
   }
@@ -119,7 +120,7 @@ export const openWireConnection = (executor: BatchExecutor): Duplex => {
     if (released) return
     released = true
     queue = queue.then(executor.rollbackOpenTransaction).catch(() => {
-      // The database is closing (or its worker is gone); its shutdown discards the transaction.
+      // The database is already closing; its own shutdown discards the transaction.
     })
   }
   server.on("end", release)
