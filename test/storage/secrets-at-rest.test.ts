@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { isSealed, open, parseKeyring, seal, secretKeyOf } from "../../packages/core/src/domain/secret-box.js"
+import { isSealed, nextIv, open, parseKeyring, seal, secretKeyOf } from "../../packages/core/src/domain/secret-box.js"
 import { SecretBox } from "../../packages/core/src/services/secret-box.js"
 import { defaultSettings, Settings } from "../../packages/core/src/services/settings.js"
 import { sealPlaintextSecrets } from "../../packages/core/src/services/secrets-at-rest.js"
@@ -105,6 +105,18 @@ describe("secrets at rest (SECRETS_KEY, operating contract 5.6)", () => {
     } finally {
       await app.dispose()
     }
+  })
+
+  it("never hands out an IV twice, across draws from the system's generator", () => {
+    // Three draws' worth (1,024 IVs per draw), all read at the end: a pool refilled in place
+    // would have overwritten earlier IVs with later ones.
+    const ivs = Array.from({ length: 3 * 1024 + 7 }, () => nextIv())
+    const texts = ivs.map((iv) => iv.toString("hex"))
+    expect(ivs.every((iv) => iv.length === 12)).toBe(true)
+    expect(new Set(texts).size).toBe(texts.length)
+    const ring = [secretKeyOf(Buffer.alloc(32, 7))] as const
+    const sealed = [seal(ring, "same"), seal(ring, "same")].map((value) => value.split(".")[2])
+    expect(sealed[0]).not.toBe(sealed[1])
   })
 
   it("opens with any key of the ring, seals with the first, and refuses a tampered or foreign value", () => {
