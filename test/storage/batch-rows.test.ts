@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { batchRows } from "../../packages/core/src/storage/batch-rows.js"
+import { batchRows, JsonText } from "../../packages/core/src/storage/batch-rows.js"
 import { startCommerceApp } from "../support/commerce.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 
@@ -38,5 +38,22 @@ describe.each(databaseVariants())("a batch's rows in a statement ($name database
       WHERE k.store_id = c.store_id AND k.idempotency_key = c.idempotency_key
       RETURNING k.idempotency_key AS id`)
     expect(updated.map((row) => row.id).sort()).toEqual(rows.map((row) => row.idempotency_key).sort())
+  })
+
+  it("carry JSON text as JSON: the very text for ::text, the document for ::jsonb, nothing escaped twice", async () => {
+    // Spacing, a number's spelling, an escaped and a raw non-ASCII letter: what a signed webhook
+    // body must keep byte for byte.
+    const body = `{"b": [1, 2.50],"a":"\\u00e9 é \\"q\\"","n":null}`
+    const rows = [
+      { n: 0, doc: new JsonText(body), plain: "x \"y\" é", missing: undefined, at: new Date(Date.UTC(2026, 0, 2)) },
+      { n: 1, doc: null, plain: null, at: null }
+    ]
+    const read = await app.query((sql) => sql<{ n: number; text: string | null; doc: unknown; plain: string | null; missing: string | null; at: string | null }>`
+      SELECT r.n, r.doc::text AS text, r.doc::jsonb AS doc, r.plain, r.missing, r.at::text AS at
+      FROM ${batchRows(sql, rows, "n integer, doc json, plain text, missing text, at timestamptz")} AS r ORDER BY r.n`)
+    expect(read.map((row) => ({ ...row, doc: typeof row.doc === "string" ? JSON.parse(row.doc) : row.doc }))).toEqual([
+      { n: 0, text: body, doc: JSON.parse(body), plain: "x \"y\" é", missing: null, at: "2026-01-02 00:00:00+00" },
+      { n: 1, text: null, doc: null, plain: null, missing: null, at: null }
+    ])
   })
 })

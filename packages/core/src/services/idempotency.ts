@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Exit, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { IdempotencyKeyConflict, IdempotencyKeyInFlight } from "../domain/errors.js"
-import { batchRows } from "../storage/batch-rows.js"
+import { batchRows, JsonText } from "../storage/batch-rows.js"
 import { inTransaction, makeGroupCommit } from "../storage/group-commit.js"
 import { decodeFirstRow, JsonColumn, jsonParam, RowNumber, RowTimestamp } from "../storage/rows.js"
 import { SecretBox } from "./secret-box.js"
@@ -183,13 +183,13 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
           store_id: request.storeId,
           idempotency_key: request.key,
           status: response.status,
-          headers: jsonParam(HeadersDocument, response.headers),
+          headers: new JsonText(jsonParam(HeadersDocument, response.headers)),
           body: box.seal(response.body)
         }))
         return sql`
           UPDATE idempotency_keys AS k SET state = 'completed', locked_until = NULL, response_status = c.status,
             response_headers = c.headers::jsonb, response_body = c.body
-          FROM ${batchRows(sql, rows, "store_id integer, idempotency_key text, status integer, headers text, body text")} AS c
+          FROM ${batchRows(sql, rows, "store_id integer, idempotency_key text, status integer, headers json, body text")} AS c
           WHERE k.store_id = c.store_id AND k.idempotency_key = c.idempotency_key`.pipe(
           Effect.orDie,
           Effect.as(batch.map(() => Exit.void))

@@ -4,7 +4,7 @@ import { NotFound, ValidationFailed } from "../domain/errors.js"
 import type { FieldError } from "../domain/field-error.js"
 import type { V3Address, V3Customer, V3OrderRequest } from "../domain/orders/v3-order.js"
 import { type AddressRecord, orderCreatedPayload, type OrderRecord } from "../domain/orders/webhook-payloads.js"
-import { batchRows } from "../storage/batch-rows.js"
+import { batchRows, JsonText } from "../storage/batch-rows.js"
 import { inTransaction, makeGroupCommit } from "../storage/group-commit.js"
 import { decodeFirstRow, decodeRows, isStorableId, JsonColumn, jsonParam, RowId, RowNumber, RowTimestamp, StoredDocument } from "../storage/rows.js"
 import { checkIntegrationUse } from "./integrations.js"
@@ -159,6 +159,10 @@ const toStored = (row: typeof OrderRow.Type): StoredOrder => ({ ...row, status: 
 const jsonOrNull = <A>(document: Schema.Codec<A, unknown>, value: A | null | undefined): string | null =>
   value === null || value === undefined ? null : jsonParam(document, value)
 
+// The same, for a batch's rows (storage/batch-rows.ts).
+const jsonTextOrNull = <A>(document: Schema.Codec<A, unknown>, value: A | null | undefined): JsonText | null =>
+  value === null || value === undefined ? null : new JsonText(jsonParam(document, value))
+
 const toAddressRecord = (address: V3Address | null): AddressRecord | null =>
   address === null ? null : {
     firstName: address.first_name ?? null,
@@ -300,10 +304,10 @@ export class Orders extends Context.Service<Orders, {
           app_total: order.appTotal,
           currency: order.currency,
           shipping_method: order.shippingMethod,
-          customer: jsonOrNull(CustomerDocument, order.customer),
-          billing_address: jsonOrNull(AddressDocument, order.billingAddress),
-          shipping_address: jsonOrNull(AddressDocument, order.shippingAddress),
-          line_items: jsonParam(LineItemsDocument, order.lineItems),
+          customer: jsonTextOrNull(CustomerDocument, order.customer),
+          billing_address: jsonTextOrNull(AddressDocument, order.billingAddress),
+          shipping_address: jsonTextOrNull(AddressDocument, order.shippingAddress),
+          line_items: new JsonText(jsonParam(LineItemsDocument, order.lineItems)),
           created_at: order.createdAt.toISOString(),
           updated_at: order.updatedAt.toISOString()
         }))
@@ -317,7 +321,7 @@ export class Orders extends Context.Service<Orders, {
           FROM ${
           batchRows(sql, rows, `id integer, store_id integer, source text, integration_id integer,
             store_order_id text, store_order_number text, total_amount bigint, app_total bigint, currency text,
-            shipping_method text, customer text, billing_address text, shipping_address text, line_items text,
+            shipping_method text, customer json, billing_address json, shipping_address json, line_items json,
             created_at timestamptz, updated_at timestamptz`)
         } AS o
           ORDER BY id`

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
-import { batchRows } from "../storage/batch-rows.js"
+import { batchRows, JsonText } from "../storage/batch-rows.js"
 import { decodeRows, RowId, RowNumber, singleRow } from "../storage/rows.js"
 
 const EnqueuedRow = Schema.Struct({ id: RowId, storeId: RowId, deliveries: RowNumber }).pipe(
@@ -51,15 +51,15 @@ export class Outbox extends Context.Service<Outbox, {
         topic: EventTopic,
         events: ReadonlyArray<{ readonly storeId: number; readonly payload: unknown }>
       ) => {
-        const input = events.map((event, n) => ({ n, store_id: event.storeId, body: JSON.stringify(event.payload) }))
+        const input = events.map((event, n) => ({ n, store_id: event.storeId, body: new JsonText(JSON.stringify(event.payload)) }))
         // One statement: atomic even when a caller forgot the transaction. Events are inserted in
         // the order given, so their ids ascend in that order.
         return sql`
           WITH ${change === undefined ? sql`` : sql`change AS (${change}),`} input AS (
-            SELECT * FROM ${batchRows(sql, input, "n integer, store_id integer, body text")} AS e
+            SELECT * FROM ${batchRows(sql, input, "n integer, store_id integer, body json")} AS e
           ), event AS (
             INSERT INTO events (store_id, topic, payload, body)
-            SELECT store_id, ${topic}, body::jsonb, body FROM input ORDER BY n
+            SELECT store_id, ${topic}, body::jsonb, body::text FROM input ORDER BY n
             RETURNING id, store_id
           ), fanned AS (
             INSERT INTO webhook_deliveries (event_id, subscription_id)
