@@ -46,29 +46,61 @@ const instantOfDate = (date: Date): Instant => {
 const render = (instant: Instant, digits: number): string =>
   `${instant.seconds}.${instant.fraction.padEnd(digits, "0").slice(0, digits)}Z`
 
-const format = (value: Date | string, digits: number): string => {
-  if (typeof value !== "string") return render(instantOfDate(value), digits)
-  const instant = parseInstant(value)
+// Formatting and parsing are pure, and the same stored timestamps come by again and again (a
+// Store's customisers on every list, the orders of a batch sharing their time): the answers for
+// the last few thousand values are kept. Parsing a text and printing it costs about 1.5 µs, a
+// Date's ISO text about 0.8 µs; a lookup costs tens of nanoseconds.
+const REMEMBERED = 4096
+const remembering = <K, V>(compute: (key: K) => V) => {
+  const known = new Map<K, V>()
+  return (key: K): V => {
+    const hit = known.get(key)
+    if (hit !== undefined) return hit
+    const value = compute(key)
+    if (known.size >= REMEMBERED) known.clear()
+    known.set(key, value)
+    return value
+  }
+}
+
+const formatter = (digits: number) => {
   // An unparseable stored string is shown as stored: reads must not fail on old data.
-  return instant === undefined ? value : render(instant, digits)
+  const ofText = remembering((value: string) => {
+    const instant = parseInstant(value)
+    return instant === undefined ? value : render(instant, digits)
+  })
+  // By the instant, not the Date: a Date can be changed after it was printed.
+  const ofEpochMs = remembering((epochMs: number) => render(instantOfDate(new Date(epochMs)), digits))
+  return (value: Date | string): string => {
+    if (typeof value === "string") return ofText(value)
+    const epochMs = value.getTime()
+    if (Number.isNaN(epochMs)) throw new RangeError("Cannot format an invalid Date as a timestamp")
+    return ofEpochMs(epochMs)
+  }
 }
 
 /**
  * v2 timestamp: UTC, microseconds, `Z`. An unparseable string is returned unchanged; an invalid
  * Date is a programming error and throws RangeError.
  */
-export const formatTimestampV2 = (value: Date | string): string => format(value, 6)
+export const formatTimestampV2: (value: Date | string) => string = formatter(6)
 
 /** v3 timestamp: UTC, milliseconds, `Z`. Same input rules as {@link formatTimestampV2}. */
-export const formatTimestampV3 = (value: Date | string): string => format(value, 3)
+export const formatTimestampV3: (value: Date | string) => string = formatter(3)
+
+// Epoch milliseconds, not a Date, are kept: every caller gets a Date of its own.
+const parseEpochMs = remembering((value: string): number | undefined => {
+  const instant = parseInstant(value)
+  return instant === undefined ? undefined : Date.parse(render(instant, 3))
+})
 
 /**
  * The instant a timestamp text names (milliseconds kept, finer digits dropped), or undefined when
  * the text is not an ISO 8601 / PostgreSQL timestamp.
  */
 export const parseTimestamp = (value: string): Date | undefined => {
-  const instant = parseInstant(value)
-  return instant === undefined ? undefined : new Date(render(instant, 3))
+  const epochMs = parseEpochMs(value)
+  return epochMs === undefined ? undefined : new Date(epochMs)
 }
 
 /** A timestamp as stored: a Date, or its text (see {@link parseTimestamp}). */
