@@ -107,9 +107,9 @@ describe("secrets at rest (SECRETS_KEY, operating contract 5.6)", () => {
     }
   })
 
-  it("never hands out an IV twice, across draws from the system's generator", () => {
-    // Three draws' worth (1,024 IVs per draw), all read at the end: a pool refilled in place
-    // would have overwritten earlier IVs with later ones.
+  it("never hands out an IV twice, across refills of the random pool", () => {
+    // Several refills of the 4 KiB pool, all read at the end: an IV sharing the pool's memory
+    // would have been overwritten by a later refill.
     const ivs = Array.from({ length: 3 * 1024 + 7 }, () => nextIv())
     const texts = ivs.map((iv) => iv.toString("hex"))
     expect(ivs.every((iv) => iv.length === 12)).toBe(true)

@@ -1,5 +1,6 @@
 import * as crypto from "node:crypto"
-import { createHash, randomBytes, randomFillSync } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
+import { publicRandomByte } from "./random-pool.js"
 
 /** Whether a key acts on live data or is a disposable test key. */
 export type KeyMode = "live" | "test"
@@ -21,25 +22,14 @@ export const randomBase62 = (length: number): string => {
   return out
 }
 
-// Bytes for non-secret identifiers, drawn from the CSPRNG a few KiB at a time.
-const POOL_BYTES = 4096
-const pool = Buffer.alloc(POOL_BYTES)
-let poolUsed = POOL_BYTES
-
 /**
- * Like {@link randomBase62}, but from a pool of CSPRNG bytes refilled 4 KiB at a time,
- * for identifiers that are not secrets (request ids): a call to the generator per id
- * cost more than the rest of the id. Secrets still use {@link randomBase62}, so no
- * secret material waits in memory.
+ * Like {@link randomBase62}, but from the pool of bytes for values that are not secrets
+ * (domain/random-pool.ts), for identifiers such as request ids.
  */
 export const randomBase62Pooled = (length: number): string => {
   let out = ""
   while (out.length < length) {
-    if (poolUsed === POOL_BYTES) {
-      randomFillSync(pool)
-      poolUsed = 0
-    }
-    const byte = pool[poolUsed++] ?? UNBIASED_LIMIT
+    const byte = publicRandomByte()
     if (byte < UNBIASED_LIMIT) out += BASE62[byte % 62]
   }
   return out

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto"
+import { createCipheriv, createDecipheriv, createHash } from "node:crypto"
+import { publicRandomBytes } from "./random-pool.js"
 
 /**
  * Secrets at rest (operating contract §5.6, `SECRETS_KEY`): AES-256-GCM with a random 96-bit IV
@@ -44,24 +45,12 @@ export const parseKeyring = (value: string): Keyring | { readonly fault: string 
 /** Whether a stored value is sealed (as opposed to plaintext kept from before sealing). */
 export const isSealed = (stored: string): boolean => stored.startsWith(SEALED_PREFIX)
 
-const IV_BYTES = 12
-// IVs are drawn from the system's generator 1,024 at a time: one call per value cost an order
-// write more than its cipher did (a stored idempotency answer is sealed per order). Each slice
-// is handed out once and a spent pool is replaced, never refilled, so no IV is used twice.
-const IVS_PER_DRAW = 1024
-let ivPool = Buffer.alloc(0)
-let ivOffset = 0
-
-/** A fresh random 96-bit IV, never handed out before. */
-export const nextIv = (): Buffer => {
-  if (ivOffset + IV_BYTES > ivPool.length) {
-    ivPool = randomBytes(IV_BYTES * IVS_PER_DRAW)
-    ivOffset = 0
-  }
-  const iv = ivPool.subarray(ivOffset, ivOffset + IV_BYTES)
-  ivOffset += IV_BYTES
-  return iv
-}
+/**
+ * A fresh random 96-bit IV. An IV is stored beside its ciphertext, not a secret, so it comes from
+ * the pool of public random bytes (domain/random-pool.ts): a call to the generator per value cost
+ * an order write more than its cipher did (a stored idempotency answer is sealed per order).
+ */
+export const nextIv = (): Buffer => publicRandomBytes(12)
 
 /** Seals a secret with the ring's first key. */
 export const seal = (keyring: Keyring, plaintext: string): string => {
