@@ -40,8 +40,10 @@ describe.each(databaseVariants())("the fast reads ($name database)", (variant) =
     const kept = [...headers].filter(([name]) => !["x-request-id", "ratelimit", "content-length", "date"].includes(name.toLowerCase()))
     return { status, headers: Object.fromEntries(kept.map(([name, value]) => [name.toLowerCase(), value])), body }
   }
+  const textOf = (answer: FastAnswer | undefined) =>
+    answer === undefined ? "" : typeof answer.body === "string" ? answer.body : answer.body.toString("utf8")
   const ofFast = (answer: FastAnswer) =>
-    comparable(answer.status, Object.entries(answer.headers), answer.body === "" ? undefined : withoutRequestId(JSON.parse(answer.body)))
+    comparable(answer.status, Object.entries(answer.headers), textOf(answer) === "" ? undefined : withoutRequestId(JSON.parse(textOf(answer))))
   const ofSlow = (res: TestResponse) => comparable(res.status, res.headers.entries(), res.body === undefined ? undefined : withoutRequestId(res.body))
   const withoutRequestId = (body: { meta?: { request_id?: string } }) => ({ ...body, meta: { ...body.meta, request_id: "(per request)" } })
 
@@ -131,7 +133,8 @@ describe.each(databaseVariants())("the fast reads ($name database)", (variant) =
     await slowGet(pricingPath, s.key)
     expect(fastGet(pricingPath, s.key)).toBeDefined()
     const content = simpleLetterContent()
-    const renamed = { ...content, sizes: content.sizes.map((size, index) => (index === 0 ? { ...size, name: "Renamed" } : size)) }
+    // Not ASCII, so the answer's bytes are UTF-8 of more than one byte per character.
+    const renamed = { ...content, sizes: content.sizes.map((size, index) => (index === 0 ? { ...size, name: "Renommé ✓" } : size)) }
     const put = await app.call("PUT", pricingPath, { key: s.key, body: renamed, headers: { "idempotency-key": "fast-reads-1" } })
     expect(put.status).toBe(200)
     // The write dropped the cached document: the full path reads it again, then it is held anew.
@@ -144,6 +147,15 @@ describe.each(databaseVariants())("the fast reads ($name database)", (variant) =
       held = fastGet(pricingPath, s.key)
       if (held === undefined) await new Promise((resolve) => setTimeout(resolve, 20))
     }
-    expect(JSON.parse(held?.body ?? "{}").data.sizes[0].name).toBe("Renamed")
+    expect(JSON.parse(textOf(held)).data.sizes[0].name).toBe("Renommé ✓")
+    // Byte for byte the full path's answer (with this answer's request id), read after read: the
+    // later ones send the document as encoded for the first.
+    const slow = await slowGet(pricingPath, s.key)
+    for (const _read of [1, 2, 3]) {
+      const answer = fastGet(pricingPath, s.key)
+      const requestId = JSON.parse(textOf(answer)).meta.request_id
+      const expected = JSON.stringify({ ...slow.body, meta: { ...slow.body.meta, request_id: requestId } })
+      expect(Buffer.from(answer?.body ?? "")).toEqual(Buffer.from(expected, "utf8"))
+    }
   })
 })

@@ -37,4 +37,10 @@ export const collectionEnvelope = <A>(items: ReadonlyArray<A>, nextCursor: strin
  * text: the same bytes `JSON.stringify` gives the envelope `shell` holding that data.
  */
 export const envelopeText = (dataJson: string, shell: { readonly links: unknown; readonly meta: unknown }): string =>
-  `{"data":${dataJson},"links":${JSON.stringify(shell.links)},"meta":${JSON.stringify(shell.meta)}}`
+  envelopeHead(dataJson, JSON.stringify(shell.links)) + envelopeTail(shell.meta)
+
+/** {@link envelopeText} up to its `meta`, with the links already serialised (`linksJson`). */
+export const envelopeHead = (dataJson: string, linksJson: string): string => `{"data":${dataJson},"links":${linksJson},"meta":`
+
+/** The rest of {@link envelopeText} after {@link envelopeHead}. */
+export const envelopeTail = (meta: unknown): string => `${JSON.stringify(meta)}}`
