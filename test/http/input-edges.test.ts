@@ -121,6 +121,20 @@ describe.each(databaseVariants())("input edges ($name database)", (variant) => {
     expect(v3.status).toBe(422)
     expect(v3.body.errors).toEqual([expect.objectContaining({ pointer: "/bogus", code: "unknown_field" })])
 
+    // A merge patch's null removes a member: a misspelt one removes nothing, and is refused too.
+    const pricing = await app.seedStore({ scopes: ["pricing:read", "pricing:write"] })
+    const customiser = await createCustomiser(app, pricing.storeId)
+    const before = await app.call("GET", `/api/v3/customisers/${customiser.id}/pricing`, { key: pricing.key })
+    const misspelt = await app.call("PATCH", `/api/v3/customisers/${customiser.id}/pricing`, {
+      key: pricing.key,
+      headers: { "idempotency-key": crypto.randomUUID(), "content-type": "application/merge-patch+json" },
+      body: '{"sheet_pricng":null}'
+    })
+    expect(misspelt.status).toBe(422)
+    expect(misspelt.body.errors).toEqual([expect.objectContaining({ pointer: "/sheet_pricng", code: "unknown_field" })])
+    const after = await app.call("GET", `/api/v3/customisers/${customiser.id}/pricing`, { key: pricing.key })
+    expect(after.headers.get("etag")).toBe(before.headers.get("etag"))
+
     const wildcard = await app.seedStore("wildcard")
     const v2 = await app.call("POST", "/api/v2/webhooks", {
       key: wildcard.key,

@@ -21,12 +21,23 @@ interface Pending {
   readonly into: JsonObject
 }
 
+/** How {@link applyMergePatch} treats a `null` for a member the target does not have. */
+export interface MergePatchOptions {
+  /**
+   * Keep it in the result as `null` instead of dropping it (RFC 7396 drops it: there is nothing
+   * to remove). For checking what a patch names: such a member may be one no contract defines.
+   */
+  readonly keepAbsentRemovals?: boolean
+  /** Told of each such member, kept or dropped. */
+  readonly onAbsentRemoval?: () => void
+}
+
 /**
  * Applies an RFC 7396 merge patch to `target` and returns the patched value. Worked through
  * with a list of pending objects rather than recursion, so no depth of patch can exhaust
  * the stack.
  */
-export const applyMergePatch = (target: unknown, patch: unknown): unknown => {
+export const applyMergePatch = (target: unknown, patch: unknown, options: MergePatchOptions = {}): unknown => {
   if (!isMergeableObject(patch)) return patch
   const result: JsonObject = {}
   const pending: Array<Pending> = [{ base: isMergeableObject(target) ? target : {}, patch, into: result }]
@@ -46,7 +57,13 @@ export const applyMergePatch = (target: unknown, patch: unknown): unknown => {
     }
     for (const key of Object.keys(changes)) {
       const value = changes[key]
-      if (value !== null && !Object.hasOwn(base, key)) setOwn(into, key, merged(undefined, value))
+      if (Object.hasOwn(base, key)) continue
+      if (value !== null) {
+        setOwn(into, key, merged(undefined, value))
+        continue
+      }
+      options.onAbsentRemoval?.()
+      if (options.keepAbsentRemovals === true) setOwn(into, key, null)
     }
   }
   return result

@@ -53,9 +53,30 @@ export const decidePricingPutV3 = (body: unknown, current: CurrentPricing): Pric
  * v3 PATCH: RFC 7396 applied to the document as read (header included, so a patch may restate
  * it), then validated as a whole, like a PUT of the result. Pointers in faults therefore name
  * members of the patched document, which are the members the patch touched or left in place.
+ *
+ * A `null` for a member the document lacks removes nothing, so the merge drops it; but a member
+ * the contract does not define is refused like any other (operating contract 5.1: a misspelt
+ * `sheet_pricng: null` must not answer 200 while `sheet_pricing` stays). The patched document is
+ * checked once more with those nulls kept (only when there are some), and only its
+ * `unknown_field` faults are taken.
  */
-export const decidePricingPatchV3 = (patch: unknown, current: CurrentPricing): PricingWriteOutcome =>
-  decidePricingPutV3(applyMergePatch(pricingReadV3(current.content, current.header), patch), current)
+export const decidePricingPatchV3 = (patch: unknown, current: CurrentPricing): PricingWriteOutcome => {
+  const read = pricingReadV3(current.content, current.header)
+  let absentRemovals = 0
+  const outcome = decidePricingPutV3(applyMergePatch(read, patch, { onAbsentRemoval: () => absentRemovals++ }), current)
+  if (absentRemovals === 0) return outcome
+  const withRemovals = applyMergePatch(read, patch, { keepAbsentRemovals: true })
+  const probe = validatePricingV3(withRemovals, storedContext(current))
+  const unknown = probe.ok ? [] : probe.errors.filter((fault) => fault.code === "unknown_field")
+  if (unknown.length === 0) return outcome
+  const others = outcome.ok ? [] : outcome.errors
+  const known = new Set(others.map((fault) => `${fault.code} ${fault.pointer}`))
+  return {
+    ok: false,
+    code: "validation_failed",
+    errors: [...unknown.filter((fault) => !known.has(`${fault.code} ${fault.pointer}`)), ...others]
+  }
+}
 
 /** v2 PUT: the body is `{pricing: {...}}`; the v2 spellings v3 cannot express are kept beside it. */
 export const decidePricingPutV2 = (body: unknown, current: CurrentPricing): PricingWriteOutcome => {
