@@ -37,9 +37,9 @@ const parseInstant = (value: string): Instant | undefined => {
   return { seconds: new Date(epochMs).toISOString().slice(0, 19), fraction }
 }
 
-const instantOfDate = (date: Date): Instant => {
-  if (Number.isNaN(date.getTime())) throw new RangeError("Cannot format an invalid Date as a timestamp")
-  const iso = date.toISOString()
+// Of an instant known to be valid (the formatter refuses an invalid Date first).
+const instantOfEpochMs = (epochMs: number): Instant => {
+  const iso = new Date(epochMs).toISOString()
   return { seconds: iso.slice(0, 19), fraction: iso.slice(20, 23) }
 }
 
@@ -70,7 +70,7 @@ const formatter = (digits: number) => {
     return instant === undefined ? value : render(instant, digits)
   })
   // By the instant, not the Date: a Date can be changed after it was printed.
-  const ofEpochMs = remembering((epochMs: number) => render(instantOfDate(new Date(epochMs)), digits))
+  const ofEpochMs = remembering((epochMs: number) => render(instantOfEpochMs(epochMs), digits))
   return (value: Date | string): string => {
     if (typeof value === "string") return ofText(value)
     const epochMs = value.getTime()

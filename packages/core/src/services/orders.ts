@@ -160,8 +160,10 @@ const jsonOrNull = <A>(document: Schema.Codec<A, unknown>, value: A | null | und
   value === null || value === undefined ? null : jsonParam(document, value)
 
 // The same, for a batch's rows (storage/batch-rows.ts).
-const jsonTextOrNull = <A>(document: Schema.Codec<A, unknown>, value: A | null | undefined): JsonText | null =>
-  value === null || value === undefined ? null : new JsonText(jsonParam(document, value))
+const jsonTextOrNull = <A>(document: Schema.Codec<A, unknown>, value: A | null | undefined): JsonText | null => {
+  const text = jsonOrNull(document, value)
+  return text === null ? null : new JsonText(text)
+}
 
 const toAddressRecord = (address: V3Address | null): AddressRecord | null =>
   address === null ? null : {
