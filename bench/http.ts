@@ -1,10 +1,12 @@
 /**
  * The HTTP benchmark of `npm run bench` (issue 15 item 1), built so it cannot flatter:
  *
- * - Two baselines, measured before and after the cases in the same run: (a) a bare node:http
- *   server answering a fixed small JSON body under plain node (bench/bare-fixed-server.mjs, the
- *   runtime's limit) and (b) the same-response server under tsx (bench/bare-server.ts). Ratios
- *   are to the mean of (a)'s two rounds, and also to (b)'s.
+ * - Two baselines, measured in the same run before the first case and again after every case:
+ *   (a) a bare node:http server answering a fixed small JSON body under plain node
+ *   (bench/bare-fixed-server.mjs, the runtime's limit) and (b) the same-response server under
+ *   tsx (bench/bare-server.ts). A case's ratios are to the mean of the two rounds around it: the
+ *   machine's speed drifts within a run, and a case is compared with the runtime as fast as it
+ *   was then.
  * - A generator that cannot flatter: each round loads (a) from this thread and from two worker
  *   threads and takes the higher figure, and prints the server's and the generator's CPU time
  *   per wall second for both.
@@ -39,6 +41,7 @@ import {
   type ServerChild,
   spawnServer,
   stopServer,
+  waitForQuietMachine,
   waitUntilAnswering,
   watchRss
 } from "./processes.js"
@@ -130,6 +133,8 @@ interface CaseResult {
   readonly leg: Leg
   readonly label: string
   readonly measurement?: Measurement
+  /** The baseline round just before the case; the one after it follows. */
+  readonly round?: number
   readonly error?: string
   readonly target?: number
 }
@@ -224,8 +229,15 @@ const measurementLine = (label: string, m: Measurement) =>
     fixed(m.generatorCores, 2)
   } cores  failed ${m.failures}  load ${fixed(m.load, 1)}`
 
-// One leg: a fresh server on `database`, seeded, every selected case in turn, its peak RSS.
-const runLeg = async (leg: Leg, database: Record<string, string>, pin: boolean, receiverUrl: string) => {
+// One leg: a fresh server on `database`, seeded, every selected case in turn, each followed by a
+// baseline round (`baselineRound`, which answers the new round's index), and its peak RSS.
+const runLeg = async (
+  leg: Leg,
+  database: Record<string, string>,
+  pin: boolean,
+  receiverUrl: string,
+  baselineRound: (when: string) => Promise<number>
+) => {
   const results: Array<CaseResult> = []
   const { server, base } = await startSigncraft(database, pin)
   const rss = watchRss(server.child.pid)
@@ -239,7 +251,8 @@ const runLeg = async (leg: Leg, database: Record<string, string>, pin: boolean, 
         await checkOnce(httpCase.name, request, httpCase.status)
         const measurement = await warmAndMeasure(server.child.pid, request)
         console.log(measurementLine(`${leg} ${httpCase.name}`, measurement))
-        results.push({ leg, label: httpCase.label, measurement, ...(target === undefined ? {} : { target }) })
+        const after = await baselineRound(`after ${leg} ${httpCase.name}`)
+        results.push({ leg, label: httpCase.label, measurement, round: after - 1, ...(target === undefined ? {} : { target }) })
       } catch (error) {
         // One case failing must not hide the others; the run still exits non-zero.
         console.error(`  ${leg} ${httpCase.name} FAILED: ${error instanceof Error ? error.message : String(error)}`)
@@ -271,6 +284,23 @@ interface Baselines {
 
 const mean = (values: ReadonlyArray<number>) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length)
 
+// What a case is compared with: the baselines' mean over the rounds just before and after it.
+interface Reference {
+  readonly bare: number
+  readonly bareCpu: number
+  readonly same: number
+}
+
+const referenceOf = (baselines: Baselines, rounds: ReadonlyArray<number>): Reference => {
+  const bare = rounds.flatMap((round) => baselines.bare[round] ?? [])
+  const same = rounds.flatMap((round) => baselines.same[round] ?? [])
+  return {
+    bare: mean(bare.map((b) => b.measurement.rps)),
+    bareCpu: mean(bare.map((b) => b.measurement.cpuUsPerRequest)),
+    same: mean(same.map((m) => m.rps))
+  }
+}
+
 const summaryMarkdown = (
   baselines: Baselines,
   cases: ReadonlyArray<CaseResult>,
@@ -278,38 +308,40 @@ const summaryMarkdown = (
   startup: StartupTimings | undefined,
   generatorVerdict: string
 ): string => {
-  const bare = mean(baselines.bare.map((b) => b.measurement.rps))
-  const same = mean(baselines.same.map((m) => m.rps))
-  const bareCpu = mean(baselines.bare.map((b) => b.measurement.cpuUsPerRequest))
+  const everyRound = baselines.bare.map((_, round) => round)
   const lines = [
     `- HTTP: ${CONNECTIONS} connections, ${SECONDS} s per case after ${WARMUP_SECONDS} s warm-up, loopback, ${cpus().length} CPUs.`,
-    `- (a) = bare node:http answering fixed JSON under plain node, mean of its runs before and after the cases, each the higher of one autocannon thread and ${EXTRA_WORKERS} workers;`,
-    "  (b) = the same-response server under tsx, likewise.",
+    `- (a) = bare node:http answering fixed JSON under plain node, measured before the first case and after every case, each round the higher of one autocannon thread and ${EXTRA_WORKERS} workers;`,
+    "  (b) = the same-response server under tsx, likewise. A case's ratios are to the mean of the rounds just before and after it (the machine's speed drifts within a run).",
     `- Load generator: ${generatorVerdict}; at most ${
       fixed(Math.max(0, ...cases.flatMap((c) => (c.measurement === undefined ? [] : [c.measurement.generatorCores]))), 2)
     } cores during the signcraft cases.`,
     "- CPU ratio = (a)'s CPU µs per request ÷ the case's: the same comparison by cost, which other work on the machine disturbs less.",
     "",
-    "| database | case | req/s | p50 ms | p99 ms | CPU µs/req | ratio to (a) | ratio to (b) | CPU ratio to (a) | target (a) | verdict |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+    "| database | case | req/s | p50 ms | p99 ms | CPU µs/req | (a) around it, req/s | ratio to (a) | ratio to (b) | CPU ratio to (a) | target (a) | verdict |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
   ]
-  const row = (database: string, label: string, m: Measurement, target?: number) => {
-    const toBare = ratio(m.rps, bare)
+  const row = (database: string, label: string, m: Measurement, reference: Reference, target?: number) => {
+    const toBare = ratio(m.rps, reference.bare)
     const verdict = target === undefined ? "" : toBare >= target ? "PASS" : "BELOW"
     return `| ${database} | ${label} | ${fixed(m.rps, 0)} | ${fixed(m.p50, 1)} | ${fixed(m.p99, 1)} | ${fixed(m.cpuUsPerRequest, 0)} | ${
-      fixed(toBare, 3)
-    } | ${fixed(ratio(m.rps, same), 3)} | ${fixed(ratio(bareCpu, m.cpuUsPerRequest), 3)} | ${target === undefined ? "" : `≥ ${target}`} | ${verdict} |`
+      fixed(reference.bare, 0)
+    } | ${fixed(toBare, 3)} | ${fixed(ratio(m.rps, reference.same), 3)} | ${fixed(ratio(reference.bareCpu, m.cpuUsPerRequest), 3)} | ${
+      target === undefined ? "" : `≥ ${target}`
+    } | ${verdict} |`
   }
-  const when = (index: number) => (index === 0 ? "before" : "after")
-  for (const [index, b] of baselines.bare.entries()) {
-    lines.push(row("-", `(a) bare node:http, ${when(index)} (${b.workers === 1 ? "1 autocannon thread" : `${b.workers} autocannon workers`})`, b.measurement))
+  // The baselines' own rows: each against the whole run's mean, to show how far the machine drifted.
+  const runMean = referenceOf(baselines, everyRound)
+  for (const [round, b] of baselines.bare.entries()) {
+    const generator = b.workers === 1 ? "1 autocannon thread" : `${b.workers} autocannon workers`
+    lines.push(row("-", `(a) bare node:http, round ${round + 1} (${generator})`, b.measurement, runMean))
   }
-  for (const [index, m] of baselines.same.entries()) lines.push(row("-", `(b) same response, ${when(index)}`, m))
+  for (const [round, m] of baselines.same.entries()) lines.push(row("-", `(b) same response, round ${round + 1}`, m, runMean))
   for (const result of cases) {
-    if (result.measurement === undefined) {
-      lines.push(`| ${result.leg} | ${result.label} | FAILED | | | | | | | ${result.target === undefined ? "" : `≥ ${result.target}`} | FAILED |`)
+    if (result.measurement === undefined || result.round === undefined) {
+      lines.push(`| ${result.leg} | ${result.label} | FAILED | | | | | | | | ${result.target === undefined ? "" : `≥ ${result.target}`} | FAILED |`)
     } else {
-      lines.push(row(result.leg, result.label, result.measurement, result.target))
+      lines.push(row(result.leg, result.label, result.measurement, referenceOf(baselines, [result.round, result.round + 1]), result.target))
     }
   }
   lines.push("", "| database | server peak RSS | target |", "|---|---:|---|")
@@ -384,8 +416,10 @@ const main = async () => {
   const bare: Array<Baseline> = []
   const same: Array<Measurement> = []
   let generatorVerdict = ""
-  const baselineRound = async (when: string) => {
-    console.log(`\nbaselines, ${when}:`)
+  // Runs a round of both baselines and answers its index.
+  const baselineRound = async (when: string): Promise<number> => {
+    const settled = await waitForQuietMachine()
+    console.log(`\nbaselines, ${when} (machine ${settled.quiet ? "quiet" : "STILL BUSY"} after ${fixed(settled.waitedMs / 1000, 1)} s):`)
     const single = await warmAndMeasure(bareA.server.child.pid, bareA.request)
     console.log(measurementLine("(a) bare node:http, fixed JSON, plain node", single))
     const multi = await warmAndMeasure(bareA.server.child.pid, bareA.request, EXTRA_WORKERS)
@@ -395,9 +429,10 @@ const main = async () => {
     const b = await warmAndMeasure(sameB.server.child.pid, sameB.request)
     console.log(measurementLine("(b) same response, tsx", b))
     same.push(b)
+    return bare.length - 1
   }
 
-  await baselineRound("before the cases")
+  await baselineRound("before the first case")
 
   const cases: Array<CaseResult> = []
   const legs: Array<LegResult> = []
@@ -405,14 +440,14 @@ const main = async () => {
   if (anyHttpCase) {
     const dataDir = mkdtempSync(join(tmpdir(), "signcraft-bench-"))
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }))
-    const embedded = await runLeg("embedded", { DATA_DIR: dataDir, DATABASE_URL: "" }, pin, receiverUrl)
+    const embedded = await runLeg("embedded", { DATA_DIR: dataDir, DATABASE_URL: "" }, pin, receiverUrl, baselineRound)
     cases.push(...embedded.results)
     legs.push(embedded.leg)
     const adminUrl = process.env.DATABASE_URL
     if (adminUrl !== undefined && adminUrl !== "") {
       const database = await createThrowawayDatabase(adminUrl)
       try {
-        const postgres = await runLeg("postgres", { DATABASE_URL: database.url }, pin, receiverUrl)
+        const postgres = await runLeg("postgres", { DATABASE_URL: database.url }, pin, receiverUrl, baselineRound)
         cases.push(...postgres.results)
         legs.push(postgres.leg)
       } finally {
@@ -422,8 +457,6 @@ const main = async () => {
       console.log("\npostgres leg: skipped (set DATABASE_URL, or run `npm run bench -- --postgres`)")
     }
   }
-
-  await baselineRound("after the cases")
 
   let startup: StartupTimings | undefined
   if (selected("startup")) {

@@ -164,3 +164,36 @@ export const watchRss = (pid: number | undefined, intervalMs = 250): RssWatch =>
     }
   }
 }
+
+// The machine's busy and total CPU time so far, in jiffies (/proc/stat's first line).
+const machineJiffies = (): { readonly busy: number; readonly total: number } | undefined => {
+  try {
+    const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/).slice(1).map(Number)
+    const total = fields.reduce((sum, value) => sum + value, 0)
+    // idle and iowait are the 4th and 5th fields.
+    return { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Waits until the whole machine has been quiet (under `maxCores` busy) for one `windowMs`, at
+ * most `timeoutMs`: a server's work left over from a case (webhook deliveries, PostgreSQL's
+ * autovacuum) would otherwise slow the baseline measured next and so raise the case's ratio.
+ * Answers how long it waited, and whether the machine got quiet.
+ */
+export const waitForQuietMachine = async (maxCores = 0.2, windowMs = 1000, timeoutMs = 60_000) => {
+  const startedAt = Date.now()
+  const cores = availableParallelism()
+  for (;;) {
+    const before = machineJiffies()
+    await new Promise((resolve) => setTimeout(resolve, windowMs))
+    const after = machineJiffies()
+    // Without /proc/stat there is nothing to wait for.
+    if (before === undefined || after === undefined || after.total <= before.total) return { waitedMs: Date.now() - startedAt, quiet: true }
+    const busyCores = ((after.busy - before.busy) / (after.total - before.total)) * cores
+    if (busyCores < maxCores) return { waitedMs: Date.now() - startedAt, quiet: true }
+    if (Date.now() - startedAt >= timeoutMs) return { waitedMs: Date.now() - startedAt, quiet: false }
+  }
+}
