@@ -222,6 +222,10 @@ const warmAndMeasure = async (pid: number | undefined, request: CaseRequest, wor
 const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : "-")
 const ratio = (value: number, base: number) => (base > 0 ? value / base : Number.NaN)
 
+// How long a measurement waited for a quiet machine (see waitForQuietMachine).
+const quietNote = (settled: { readonly waitedMs: number; readonly quiet: boolean }) =>
+  `machine ${settled.quiet ? "quiet" : "STILL BUSY"} after ${fixed(settled.waitedMs / 1000, 1)} s`
+
 const measurementLine = (label: string, m: Measurement) =>
   `  ${label.padEnd(48)} ${fixed(m.rps, 0).padStart(8)} req/s  p50 ${fixed(m.p50, 1).padStart(6)} ms  p99 ${
     fixed(m.p99, 1).padStart(6)
@@ -249,8 +253,10 @@ const runLeg = async (
       const target = httpCase.target?.(leg)
       try {
         await checkOnce(httpCase.name, request, httpCase.status)
+        // Like every baseline round, a case starts on a quiet machine (see waitForQuietMachine).
+        const settled = await waitForQuietMachine()
         const measurement = await warmAndMeasure(server.child.pid, request)
-        console.log(measurementLine(`${leg} ${httpCase.name}`, measurement))
+        console.log(measurementLine(`${leg} ${httpCase.name}`, measurement), quietNote(settled))
         const after = await baselineRound(`after ${leg} ${httpCase.name}`)
         results.push({ leg, label: httpCase.label, measurement, round: after - 1, ...(target === undefined ? {} : { target }) })
       } catch (error) {
@@ -419,7 +425,7 @@ const main = async () => {
   // Runs a round of both baselines and answers its index.
   const baselineRound = async (when: string): Promise<number> => {
     const settled = await waitForQuietMachine()
-    console.log(`\nbaselines, ${when} (machine ${settled.quiet ? "quiet" : "STILL BUSY"} after ${fixed(settled.waitedMs / 1000, 1)} s):`)
+    console.log(`\nbaselines, ${when} (${quietNote(settled)}):`)
     const single = await warmAndMeasure(bareA.server.child.pid, bareA.request)
     console.log(measurementLine("(a) bare node:http, fixed JSON, plain node", single))
     const multi = await warmAndMeasure(bareA.server.child.pid, bareA.request, EXTRA_WORKERS)
