@@ -42,8 +42,6 @@ const single = (value: string | ReadonlyArray<string> | undefined): string | und
 
 const BEARER = "Bearer "
 const JSON_CONTENT: Readonly<Record<string, string>> = { "content-type": "application/json" }
-// The most bytes of pricing answers kept encoded (see headOf in makeFastReads).
-const HEAD_BYTES = 4 * 1024 * 1024
 
 // A path segment the id rule (`ResourceIdParam`) accepts: decimal digits, no sign, no leading
 // zero, a safe integer. Anything else goes the full way, which answers it.
@@ -89,25 +87,14 @@ export const makeFastReads = (log: RequestLogger, agentPath: string | undefined)
 
     // A cached pricing document's answer up to its `meta`, as UTF-8: a document of several KB is
     // encoded once, not on every read (that cost about a tenth of a read of 6 KB). Kept by the
-    // cache entry's identity (a replaced document is a new entry), the most recently encoded up to
-    // HEAD_BYTES in all.
-    const heads = new Map<object, { readonly linksJson: string; readonly bytes: Buffer }>()
-    let headBytes = 0
+    // cache entry's identity, like the Store's JSON above: an entry the pricing cache replaces or
+    // evicts is unreachable, and its bytes go with it, so the cache's own bound holds for these.
+    const heads = new WeakMap<object, { readonly linksJson: string; readonly bytes: Buffer }>()
     const headOf = (document: { readonly json: string }, linksJson: string): Buffer => {
       const known = heads.get(document)
       if (known !== undefined && known.linksJson === linksJson) return known.bytes
-      if (known !== undefined) {
-        heads.delete(document)
-        headBytes -= known.bytes.length
-      }
       const bytes = Buffer.from(envelopeHead(document.json, linksJson))
       heads.set(document, { linksJson, bytes })
-      headBytes += bytes.length
-      for (const [oldest, entry] of heads) {
-        if (headBytes <= HEAD_BYTES) break
-        heads.delete(oldest)
-        headBytes -= entry.bytes.length
-      }
       return bytes
     }
     const pricingBody = (document: { readonly json: string }, shell: { readonly links: unknown; readonly meta: unknown }): Buffer =>
