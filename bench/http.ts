@@ -3,15 +3,15 @@
  *
  * - Two baselines, measured in the same run before the first case and again after every case:
  *   (a) a bare node:http server answering a fixed small JSON body under plain node
- *   (bench/bare-fixed-server.mjs, the runtime's limit) and (b) the same-response server under
- *   tsx (bench/bare-server.ts). A case's ratios are to the mean of the two rounds around it: the
+ *   (bench/bare-fixed-server.mjs, the runtime's limit) and (b) the same-response server, also
+ *   under plain node (bench/bare-server.mjs). A case's ratios are to the mean of the two rounds around it: the
  *   machine's speed drifts within a run, and a case is compared with the runtime as fast as it
  *   was then.
  * - A generator that cannot flatter: each round loads (a) from this thread and from two worker
  *   threads and takes the higher figure, and prints the server's and the generator's CPU time
  *   per wall second for both.
- * - Cases on the reference server (`packages/server/src/bin.ts serve` under tsx, as
- *   `npm start` runs it in a checkout), embedded database and, when DATABASE_URL is set, a
+ * - Cases on the reference server as built (`packages/server/dist/bin.js serve`, what `npm start`
+ *   runs once `npm run build` has built the source; the benchmark builds it when stale), embedded database and, when DATABASE_URL is set, a
  *   throwaway PostgreSQL database: stores/me, pricing read (~6.4 KB document), customiser list,
  *   order write (distinct Idempotency-Keys), storefront design (with a local integrator).
  *   Each: req/s, p50/p99, the server's CPU µs per request, ratios; peak RSS per server.
@@ -34,7 +34,9 @@ import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { type CaseRequest, type LoadShape, type Measurement, measure } from "./load.js"
 import {
+  BUILT_SERVER,
   canPin,
+  ensureBuilt,
   freePort,
   pinMainThreadToCpu0,
   pinSelfToCpu1,
@@ -177,8 +179,8 @@ const startSigncraft = async (database: Record<string, string>, pin: boolean) =>
   const base = `http://127.0.0.1:${port}`
   // BENCH_PROFILE_DIR: each signcraft server writes a V8 CPU profile there when it stops.
   const profile = PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`]
-  // The heap flags `npm start` runs the server with (packages/server/bin/signcraft.js).
-  const server = spawnServer([...profile, ...serverNodeFlags(), "--conditions=@signcraft/source", "--import", "tsx", "packages/server/src/bin.ts", "serve"], {
+  // What `npm start` runs once built, with its heap flags (packages/server/bin/signcraft.js).
+  const server = spawnServer([...profile, ...serverNodeFlags(), BUILT_SERVER, "serve"], {
     PORT: String(port),
     HOST: "127.0.0.1",
     BASE_URL: base,
@@ -318,7 +320,7 @@ const summaryMarkdown = (
   const lines = [
     `- HTTP: ${CONNECTIONS} connections, ${SECONDS} s per case after ${WARMUP_SECONDS} s warm-up, loopback, ${cpus().length} CPUs.`,
     `- (a) = bare node:http answering fixed JSON under plain node, measured before the first case and after every case, each round the higher of one autocannon thread and ${EXTRA_WORKERS} workers;`,
-    "  (b) = the same-response server under tsx, likewise. A case's ratios are to the mean of the rounds just before and after it (the machine's speed drifts within a run).",
+    "  (b) = the same-response server under plain node, likewise. A case's ratios are to the mean of the rounds just before and after it (the machine's speed drifts within a run).",
     `- Load generator: ${generatorVerdict}; at most ${
       fixed(Math.max(0, ...cases.flatMap((c) => (c.measurement === undefined ? [] : [c.measurement.generatorCores]))), 2)
     } cores during the signcraft cases.`,
@@ -402,6 +404,7 @@ const generatorEvidence = (single: Measurement, multi: Measurement, pinned: bool
 
 const main = async () => {
   const startedAt = Date.now()
+  ensureBuilt()
   const pin = canPin()
   console.log(
     `http bench: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per run; cases: ${
@@ -415,7 +418,7 @@ const main = async () => {
   )
 
   const bareA = await startBaseline(pin, ["bench/bare-fixed-server.mjs"], 200)
-  const sameB = await startBaseline(pin, ["--import", "tsx", "bench/bare-server.ts"], 401)
+  const sameB = await startBaseline(pin, ["bench/bare-server.mjs"], 401)
   const receiverUrl = await startReceiver()
   if (pin) pinSelfToCpu1()
 
@@ -433,7 +436,7 @@ const main = async () => {
     if (generatorVerdict === "") generatorVerdict = generatorEvidence(single, multi, pin)
     bare.push(ceilingOf(single, multi))
     const b = await warmAndMeasure(sameB.server.child.pid, sameB.request)
-    console.log(measurementLine("(b) same response, tsx", b))
+    console.log(measurementLine("(b) same response, plain node", b))
     same.push(b)
     return bare.length - 1
   }

@@ -1,7 +1,7 @@
 /**
  * Baseline (b) of `bench/http.ts`, "the same response without the framework": a bare `node:http` server answering a fixed-shape
  * JSON of the same size as `GET /api/v3/stores/me`, built per request, with the same
- * bearer check. `node --import tsx bench/bare-server.ts` with PORT set.
+ * bearer check. `node bench/bare-server.mjs` with PORT set.
  */
 import { randomBytes } from "node:crypto"
 import { createServer } from "node:http"
@@ -37,6 +37,6 @@ server.listen(port, "127.0.0.1", () => {
   process.stdout.write("ready\n")
 })
 
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
+for (const signal of ["SIGTERM", "SIGINT"]) {
   process.once(signal, () => server.close(() => process.exit(0)))
 }

@@ -1,0 +1,34 @@
+// Whether a checkout's build can stand in for its source: `signcraft` runs the build when it is
+// at least as new as everything it was built from, since the build starts in about half the time
+// and without the TypeScript loader's thread (tens of MB), and the source otherwise, so that an
+// edit is never hidden behind a stale build.
+import { existsSync, readdirSync, statSync } from "node:fs"
+import { join } from "node:path"
+
+/** The workspace packages the server runs, as folders of the repository. */
+export const SERVER_PACKAGES = ["packages/core", "packages/client", "packages/server"]
+
+// What a package's build is made from besides its source folder.
+const BUILD_INPUTS = ["package.json", "tsup.config.ts"]
+
+// Every file under `dir`, with its modification time.
+const filesUnder = (dir) =>
+  readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => ({ name: entry.name, mtimeMs: statSync(join(entry.parentPath ?? entry.path, entry.name)).mtimeMs }))
+
+/** Whether every package's built JavaScript is at least as new as every file it is built from. */
+export const isBuildFresh = (root, packages = SERVER_PACKAGES) =>
+  packages.every((pkg) => {
+    const dist = join(root, pkg, "dist")
+    const src = join(root, pkg, "src")
+    if (!existsSync(dist) || !existsSync(src)) return false
+    const built = filesUnder(dist).filter((file) => file.name.endsWith(".js"))
+    if (built.length === 0) return false
+    const inputs = [
+      ...filesUnder(src),
+      ...BUILD_INPUTS.map((name) => join(root, pkg, name)).filter(existsSync).map((path) => ({ name: path, mtimeMs: statSync(path).mtimeMs }))
+    ]
+    const oldestBuilt = Math.min(...built.map((file) => file.mtimeMs))
+    return inputs.every((file) => file.mtimeMs <= oldestBuilt)
+  })
