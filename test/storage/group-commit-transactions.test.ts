@@ -39,5 +39,5 @@ describe.each(databaseVariants())("group commit and transactions ($name database
         SELECT idempotency_key AS key FROM idempotency_keys WHERE store_id = ${storeId} ORDER BY 1`
     }))
     expect(kept.map((row) => row.key)).toEqual(["outside"])
-  }, 15_000)
+  })
 })
