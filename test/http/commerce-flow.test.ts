@@ -79,7 +79,7 @@ describe.each(databaseVariants())("custom-integration flow ($name database)", (v
 
     // product:created is queued for the Store's subscriptions, with the very body the integrator got.
     const events = await app.query((sql) =>
-      sql<{ topic: string; payload: unknown }>`SELECT topic, payload FROM events WHERE store_id = ${store.storeId} ORDER BY id`
+      sql<{ topic: string; payload: unknown }>`SELECT topic, body::jsonb AS payload FROM events WHERE store_id = ${store.storeId} ORDER BY id`
     )
     expect(events.map((e) => e.topic)).toEqual(["product:created"])
     const queued = typeof events[0]?.payload === "string" ? JSON.parse(events[0].payload) : events[0]?.payload
@@ -137,7 +137,7 @@ describe.each(databaseVariants())("custom-integration flow ($name database)", (v
 
     // Both orders queued order:created with the product the integrator knows.
     const orderEvents = await app.query((sql) =>
-      sql<{ payload: unknown }>`SELECT payload FROM events WHERE store_id = ${store.storeId} AND topic = 'order:created' ORDER BY id`
+      sql<{ payload: unknown }>`SELECT body::jsonb AS payload FROM events WHERE store_id = ${store.storeId} AND topic = 'order:created' ORDER BY id`
     )
     expect(orderEvents).toHaveLength(2)
     const payloads = orderEvents.map((e) => (typeof e.payload === "string" ? JSON.parse(e.payload) : e.payload))

@@ -152,7 +152,7 @@ describe.each(databaseVariants())("v3 products and orders ($name database)", (va
       })
       expect(Number.isInteger(res.body.data.id)).toBe(true)
       const events = await app.query((sql) =>
-        sql<{ payload: unknown }>`SELECT payload FROM events WHERE store_id = ${s.storeId} AND topic = 'order:created'`
+        sql<{ payload: unknown }>`SELECT body::jsonb AS payload FROM events WHERE store_id = ${s.storeId} AND topic = 'order:created'`
       )
       expect(events).toHaveLength(1)
       const payload = typeof events[0]?.payload === "string" ? JSON.parse(events[0].payload) : events[0]?.payload

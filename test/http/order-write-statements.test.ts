@@ -95,10 +95,10 @@ describe.each(databaseVariants())("the statements of an order write ($name datab
     }
     const events = await app.query((sql) =>
       sql<{ store_id: number; order_id: string; external_id: string; deliveries: number }>`
-        SELECT e.store_id, e.payload -> 'order' ->> 'order_id' AS order_id, e.payload -> 'order' ->> 'external_id' AS external_id,
+        SELECT e.store_id, e.body::jsonb -> 'order' ->> 'order_id' AS order_id, e.body::jsonb -> 'order' ->> 'external_id' AS external_id,
           (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = e.id) AS deliveries
         FROM events e WHERE e.topic = 'order:created' AND e.store_id IN (${withHook.storeId}, ${other.storeId})
-          AND e.payload -> 'order' ->> 'external_id' LIKE 'order-%'`
+          AND e.body::jsonb -> 'order' ->> 'external_id' LIKE 'order-%'`
     )
     // One event per accepted order, carrying that order, in its Store, delivered to its Store's subscription.
     expect(events.map((event) => [event.store_id, Number(event.order_id), event.external_id, event.deliveries]).sort()).toEqual(

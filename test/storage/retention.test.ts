@@ -34,8 +34,8 @@ describe.each(databaseVariants())("retention ($name database)", (variant) => {
         RETURNING id`
       // More old settled events than one batch holds, one old event still pending, one recent.
       const event = (age: string) => sql<{ id: number }>`
-        INSERT INTO events (store_id, topic, payload, created_at)
-        VALUES (${storeId}, 'order:created', '{}'::jsonb, now() - ${age}::interval) RETURNING id`
+        INSERT INTO events (store_id, topic, body, created_at)
+        VALUES (${storeId}, 'order:created', '{}', now() - ${age}::interval) RETURNING id`
       const delivery = (eventId: number, status: string) => sql<{ id: number }>`
         INSERT INTO webhook_deliveries (event_id, subscription_id, status) VALUES (${eventId}, ${subscription?.id ?? 0}, ${status}) RETURNING id`
       for (let i = 0; i < RETENTION_BATCH + 5; i++) {

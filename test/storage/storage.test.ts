@@ -7,6 +7,7 @@ import { DeprecatedUsage } from "../../packages/core/src/services/deprecated-usa
 import { Credentials } from "../../packages/core/src/services/credentials.js"
 import { Identity } from "../../packages/core/src/services/identity.js"
 import { layerDatabase, migrate } from "../../packages/core/src/storage/database.js"
+import eventBodyOnly from "../../packages/core/src/storage/migrations/0012_event_body_only.js"
 import { databaseVariants, embeddedVariant, type TestDatabase } from "../support/databases.js"
 import { startApp } from "../support/app.js"
 import { defaultSettings, Settings } from "../../packages/core/src/services/settings.js"
@@ -109,6 +110,50 @@ describe.each(databaseVariants())("storage ($name database)", (variant) => {
     }))
     expect(first._tag).toBe("Proceed")
     expect((await run(Effect.gen(function*() { return yield* (yield* IdempotencyStore).claim(request) })))._tag).toBe("Proceed")
+  })
+
+  it("never offers an idempotency row of under a page to compression: a sealed answer cannot shrink", async () => {
+    const store = await run(seedStore)
+    const request = { storeId: store.id, key: "key-large", method: "POST", path: "/api/v3/orders", fingerprint: "a" }
+    const body = JSON.stringify({ data: { note: "x".repeat(3000) } })
+    const stored = await run(Effect.gen(function*() {
+      const keys = yield* IdempotencyStore
+      yield* keys.claim(request)
+      yield* keys.complete(request, { status: 201, headers: {}, body })
+      const replay = yield* keys.claim(request)
+      // Sealed text is random to a compressor, which would keep it whole either way: a value that
+      // would shrink shows whether the table offers it at all.
+      const sql = yield* SqlClient.SqlClient
+      const where = sql`store_id = ${store.id} AND idempotency_key = ${request.key}`
+      const sealed = yield* sql<{ length: number }>`SELECT length(response_body) AS length FROM idempotency_keys WHERE ${where}`
+      yield* sql`UPDATE idempotency_keys SET response_body = repeat('x', 6000) WHERE ${where}`
+      const compressible = yield* sql<{ compression: string | null }>`
+        SELECT pg_column_compression(response_body) AS compression FROM idempotency_keys WHERE ${where}`
+      return { replay, sealed: sealed[0]?.length, compression: compressible[0]?.compression }
+    }))
+    expect(stored.replay).toEqual({ _tag: "Replay", response: { status: 201, headers: {}, body } })
+    expect(stored.sealed).toBeGreaterThan(3000)
+    expect(stored.compression).toBeNull()
+  })
+
+  it("keeps one copy of an event's payload: rows from before the body column get theirs from payload", async () => {
+    const store = await run(seedStore)
+    const rows = await run(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      // Back to the schema before 0012, with a row of each kind, then 0012 again.
+      yield* sql`ALTER TABLE events ADD COLUMN payload jsonb`
+      yield* sql`ALTER TABLE events ALTER COLUMN body DROP NOT NULL`
+      yield* sql`INSERT INTO events (store_id, topic, payload) VALUES (${store.id}, 'old', '{"b":1,"a":[true]}'::jsonb)`
+      yield* sql`INSERT INTO events (store_id, topic, payload, body) VALUES (${store.id}, 'new', '{}'::jsonb, '{"b":1,"a":[true]}')`
+      yield* eventBodyOnly
+      const columns = yield* sql<{ name: string }>`
+        SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'events' AND column_name = 'payload'`
+      const events = yield* sql<{ topic: string; body: string }>`SELECT topic, body FROM events WHERE store_id = ${store.id} ORDER BY id`
+      return { columns, events }
+    }))
+    expect(rows.columns).toEqual([])
+    // The old row's text is its jsonb document's (members by length, then name); the new row keeps its own.
+    expect(rows.events).toEqual([{ topic: "old", body: '{"a": [true], "b": 1}' }, { topic: "new", body: '{"b":1,"a":[true]}' }])
   })
 
   it("counts deprecated operations per API key", async () => {

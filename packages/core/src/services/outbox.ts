@@ -58,8 +58,8 @@ export class Outbox extends Context.Service<Outbox, {
           WITH ${change === undefined ? sql`` : sql`change AS (${change}),`} input AS (
             SELECT * FROM ${batchRows(sql, input, "n integer, store_id integer, body json")} AS e
           ), event AS (
-            INSERT INTO events (store_id, topic, payload, body)
-            SELECT store_id, ${topic}, body::jsonb, body::text FROM input ORDER BY n
+            INSERT INTO events (store_id, topic, body)
+            SELECT store_id, ${topic}, body::text FROM input ORDER BY n
             RETURNING id, store_id
           ), fanned AS (
             INSERT INTO webhook_deliveries (event_id, subscription_id)

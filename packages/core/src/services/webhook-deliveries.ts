@@ -238,7 +238,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
               RETURNING d.id, d.event_id, d.subscription_id, d.attempt_count, d.first_attempt_at
             )
             SELECT c.id, c.event_id, c.subscription_id, c.attempt_count, c.first_attempt_at, e.created_at AS event_created_at,
-              e.topic, coalesce(e.body, e.payload::text) AS body, s.url, s.secret,
+              e.topic, e.body, s.url, s.secret,
               CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret
             FROM claimed c
             JOIN events e ON e.id = c.event_id
@@ -322,7 +322,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
           }),
         latestBody: (storeId, topic) =>
           sql`
-            SELECT coalesce(body, payload::text) AS body FROM events
+            SELECT body FROM events
             WHERE store_id = ${storeId} AND topic = ${topic}
             ORDER BY id DESC LIMIT 1`.pipe(
             Effect.orDie,

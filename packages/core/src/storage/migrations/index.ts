@@ -10,6 +10,7 @@ import cursorSigningKey from "./0008_cursor_signing_key.js"
 import webhookHealth from "./0009_webhook_health.js"
 import orderTotalsShards from "./0010_order_totals_shards.js"
 import orderTotalsBatches from "./0011_order_totals_batches.js"
+import eventBodyOnly from "./0012_event_body_only.js"
 
 /**
  * Every schema migration, in order. Migrations are Effects compiled into the
@@ -26,5 +27,6 @@ export const migrations = Migrator.fromRecord({
   "0008_cursor_signing_key": cursorSigningKey,
   "0009_webhook_health": webhookHealth,
   "0010_order_totals_shards": orderTotalsShards,
-  "0011_order_totals_batches": orderTotalsBatches
+  "0011_order_totals_batches": orderTotalsBatches,
+  "0012_event_body_only": eventBodyOnly
 })
