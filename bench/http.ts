@@ -4,16 +4,17 @@
  * - Two baselines, measured in the same run before the first case and again after every case:
  *   (a) a bare node:http server answering a fixed small JSON body under plain node
  *   (bench/bare-fixed-server.mjs, the runtime's limit) and (b) the same-response server, also
- *   under plain node (bench/bare-server.mjs). A case's ratios are to the mean of the two rounds around it: the
- *   machine's speed drifts within a run, and a case is compared with the runtime as fast as it
- *   was then.
+ *   under plain node (bench/bare-server.mjs). A case's ratios are to the mean of the two rounds
+ *   around it: the machine's speed drifts within a run, and a case is compared with the runtime
+ *   as fast as it was then.
  * - A generator that cannot flatter: each round loads (a) from this thread and from two worker
  *   threads and takes the higher figure, and prints the server's and the generator's CPU time
  *   per wall second for both.
- * - Cases on the reference server as built (`packages/server/dist/bin.js serve`, what `npm start`
- *   runs once `npm run build` has built the source; the benchmark builds it when stale), embedded database and, when DATABASE_URL is set, a
- *   throwaway PostgreSQL database: stores/me, pricing read (~6.4 KB document), customiser list,
- *   order write (distinct Idempotency-Keys), storefront design (with a local integrator).
+ * - Cases on the reference server as built (`packages/server/dist/bin.js serve`, what
+ *   `npm start` runs once `npm run build` has built the source; the benchmark builds it when
+ *   stale), embedded database and, when DATABASE_URL is set, a throwaway PostgreSQL database:
+ *   stores/me, pricing read (~6.4 KB document), customiser list, order write (distinct
+ *   Idempotency-Keys), storefront design (with a local integrator).
  *   Each: req/s, p50/p99, the server's CPU µs per request, ratios; peak RSS per server.
  * - Start-up timings of `node packages/server/bin/signcraft.js serve` (bench/startup.ts).
  *

@@ -1,15 +1,19 @@
 // Whether a checkout's build can stand in for its source: `signcraft` runs the build when it is
-// at least as new as everything it was built from, since the build starts in about half the time
-// and without the TypeScript loader's thread (tens of MB), and the source otherwise, so that an
-// edit is never hidden behind a stale build.
+// at least as new as everything it was built from, since the build starts sooner and runs
+// without the TypeScript loader's thread (tens of MB), and the source otherwise, so that an edit
+// is never hidden behind a stale build.
 import { existsSync, readdirSync, statSync } from "node:fs"
 import { join } from "node:path"
 
 /** The workspace packages the server runs, as folders of the repository. */
 export const SERVER_PACKAGES = ["packages/core", "packages/client", "packages/server"]
 
-// What a package's build is made from besides its source folder.
+// What a package's build is made from besides its source folder, and what every build shares.
 const BUILD_INPUTS = ["package.json", "tsup.config.ts"]
+const SHARED_BUILD_INPUTS = ["tsup.base.ts", "tsconfig.build.json", "tsconfig.base.json"]
+
+// The modification times of those of `paths` that exist.
+const timesOf = (paths) => paths.filter((path) => existsSync(path)).map((path) => ({ name: path, mtimeMs: statSync(path).mtimeMs }))
 
 // Every file under `dir`, with its modification time.
 const filesUnder = (dir) =>
@@ -27,7 +31,8 @@ export const isBuildFresh = (root, packages = SERVER_PACKAGES) =>
     if (built.length === 0) return false
     const inputs = [
       ...filesUnder(src),
-      ...BUILD_INPUTS.map((name) => join(root, pkg, name)).filter(existsSync).map((path) => ({ name: path, mtimeMs: statSync(path).mtimeMs }))
+      ...timesOf(BUILD_INPUTS.map((name) => join(root, pkg, name))),
+      ...timesOf(SHARED_BUILD_INPUTS.map((name) => join(root, name)))
     ]
     const oldestBuilt = Math.min(...built.map((file) => file.mtimeMs))
     return inputs.every((file) => file.mtimeMs <= oldestBuilt)

@@ -32,6 +32,7 @@ const checkout = () => {
     write(root, `${pkg}/src/index.ts`, "export {}\n", T0)
     write(root, `${pkg}/dist/index.js`, "export {}\n", LATER)
   }
+  for (const shared of ["tsup.base.ts", "tsconfig.build.json", "tsconfig.base.json"]) write(root, shared, "{}", T0)
   write(root, "packages/server/src/bin.ts", `process.stdout.write("ran the source")\n`, T0)
   write(root, "packages/server/dist/bin.js", `process.stdout.write("ran the build")\n`, LATER)
   for (const name of ["signcraft.js", "fresh-build.js", "node-flags.js"]) {
@@ -58,10 +59,10 @@ describe("a checkout's build", () => {
     }
   })
 
-  it("is stale once a package's manifest or build configuration is newer", () => {
-    for (const name of ["package.json", "tsup.config.ts"]) {
+  it("is stale once a package's manifest or build configuration, or the shared one, is newer", () => {
+    for (const path of ["packages/core/package.json", "packages/core/tsup.config.ts", "tsup.base.ts", "tsconfig.build.json", "tsconfig.base.json"]) {
       const root = checkout()
-      write(root, `packages/core/${name}`, "{}", new Date(LATER.getTime() + 1000))
+      write(root, path, "{}", new Date(LATER.getTime() + 1000))
       expect(isBuildFresh(root)).toBe(false)
     }
   })
