@@ -15,22 +15,27 @@ const SHARED_BUILD_INPUTS = ["tsup.base.ts", "tsconfig.build.json", "tsconfig.ba
 // The modification times of those of `paths` that exist.
 const timesOf = (paths) => paths.filter((path) => existsSync(path)).map((path) => ({ name: path, mtimeMs: statSync(path).mtimeMs }))
 
-// Every file under `dir`, with its modification time.
-const filesUnder = (dir) =>
+// Every file under `dir`, with its modification time; with `folders`, every folder too (the folder
+// itself included), whose time changes when a file in it is added, removed or renamed.
+const entriesUnder = (dir, folders) =>
   readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
+    .filter((entry) => entry.isFile() || (folders && entry.isDirectory()))
     .map((entry) => ({ name: entry.name, mtimeMs: statSync(join(entry.parentPath ?? entry.path, entry.name)).mtimeMs }))
+    .concat(folders ? [{ name: dir, mtimeMs: statSync(dir).mtimeMs }] : [])
 
-/** Whether every package's built JavaScript is at least as new as every file it is built from. */
+/**
+ * Whether every package's built JavaScript is at least as new as every file it is built from,
+ * and as every source folder (so a source file removed since the build makes it stale too).
+ */
 export const isBuildFresh = (root, packages = SERVER_PACKAGES) =>
   packages.every((pkg) => {
     const dist = join(root, pkg, "dist")
     const src = join(root, pkg, "src")
     if (!existsSync(dist) || !existsSync(src)) return false
-    const built = filesUnder(dist).filter((file) => file.name.endsWith(".js"))
+    const built = entriesUnder(dist, false).filter((file) => file.name.endsWith(".js"))
     if (built.length === 0) return false
     const inputs = [
-      ...filesUnder(src),
+      ...entriesUnder(src, true),
       ...timesOf(BUILD_INPUTS.map((name) => join(root, pkg, name))),
       ...timesOf(SHARED_BUILD_INPUTS.map((name) => join(root, name)))
     ]

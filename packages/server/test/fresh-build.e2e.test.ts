@@ -40,6 +40,8 @@ const checkout = () => {
     copyFileSync(join(REPO_ROOT, "packages/server/bin", name), join(root, "packages/server/bin", name))
   }
   symlinkSync(join(REPO_ROOT, "node_modules"), join(root, "node_modules"))
+  // Folders made above carry the time they were made: set the source ones to T0 as well.
+  for (const pkg of SERVER_PACKAGES) utimesSync(join(root, pkg, "src"), T0, T0)
   return root
 }
 
@@ -57,6 +59,16 @@ describe("a checkout's build", () => {
       write(root, `${pkg}/src/nested/edited.ts`, "export {}\n", new Date(LATER.getTime() + 1000))
       expect(isBuildFresh(root)).toBe(false)
     }
+  })
+
+  it("is stale once a source file has been removed since the build", () => {
+    const root = checkout()
+    write(root, "packages/core/src/nested/removed.ts", "export {}\n", T0)
+    utimesSync(join(root, "packages/core/src/nested"), T0, T0)
+    utimesSync(join(root, "packages/core/src"), T0, T0)
+    expect(isBuildFresh(root)).toBe(true)
+    rmSync(join(root, "packages/core/src/nested/removed.ts"))
+    expect(isBuildFresh(root)).toBe(false)
   })
 
   it("is stale once a package's manifest or build configuration, or the shared one, is newer", () => {
