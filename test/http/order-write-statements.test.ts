@@ -57,6 +57,58 @@ describe.each(databaseVariants())("the statements of an order write ($name datab
     expect(statements).toHaveLength(2)
   })
 
+  it("keeps an idempotent order's answer in the order's own statement", async () => {
+    const store = await seedShop()
+    expect((await app.call("POST", "/api/v3/orders", { key: store.key, body: store.order("warm") })).status).toBe(201)
+
+    recorder.clear()
+    const order = store.order("K-1")
+    const res = await app.call("POST", "/api/v3/orders", { key: store.key, body: order, headers: { "idempotency-key": "own-statement" } })
+    expect(res.status).toBe(201)
+    const statements = recorder.statements()
+    // The claim, the read, then the order, its answer and its event together: no statement of
+    // its own for the answer.
+    expect(statements).toHaveLength(3)
+    expect(statements[0]).toMatch(/^INSERT INTO idempotency_keys/)
+    expect(statements[2]).toMatch(/INSERT INTO orders[\s\S]*UPDATE idempotency_keys[\s\S]*INSERT INTO events/)
+    const replay = await app.call("POST", "/api/v3/orders", { key: store.key, body: order, headers: { "idempotency-key": "own-statement" } })
+    expect(replay.headers.get("idempotency-replay")).toBe("true")
+    expect(replay.body).toEqual(res.body)
+  })
+
+  it("commits an order and its kept answer together, so a failed answer leaves no order to repeat", async () => {
+    const store = await seedShop()
+    const order = store.order("F-1")
+    const send = () => app.call("POST", "/api/v3/orders", { key: store.key, body: order, headers: { "idempotency-key": "refused-answer" } })
+    const ordersOf = async () =>
+      (await app.query((sql) => sql<{ id: number }>`
+        SELECT id FROM orders WHERE store_id = ${store.storeId} AND store_order_id = 'F-1'`)).length
+    // Keeping this key's answer fails, as if the process died between the order and its answer.
+    await app.query((sql) => sql.unsafe(`
+      CREATE FUNCTION refuse_answer() RETURNS trigger LANGUAGE plpgsql AS $body$
+      BEGIN
+        IF NEW.idempotency_key = 'refused-answer' AND NEW.state = 'completed' THEN RAISE EXCEPTION 'answer refused'; END IF;
+        RETURN NEW;
+      END $body$`))
+    await app.query((sql) => sql.unsafe(`
+      CREATE TRIGGER refuse_answer BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION refuse_answer()`))
+    try {
+      expect((await send()).status).toBe(500)
+      expect(await ordersOf()).toBe(0)
+    } finally {
+      await app.query((sql) => sql.unsafe("DROP TRIGGER refuse_answer ON idempotency_keys"))
+      await app.query((sql) => sql.unsafe("DROP FUNCTION refuse_answer()"))
+    }
+    // The key was released with nothing written: the retry writes the order, once.
+    const retried = await send()
+    expect(retried.status).toBe(201)
+    expect(retried.headers.get("idempotency-replay")).toBeNull()
+    expect(await ordersOf()).toBe(1)
+    const replay = await send()
+    expect(replay.headers.get("idempotency-replay")).toBe("true")
+    expect(replay.body.data.id).toBe(retried.body.data.id)
+  })
+
   it("shares statements among concurrent order writes, and writes each as if alone", async () => {
     const withHook = await seedShop(["webhooks:write"])
     const hook = await app.call("POST", "/api/v3/webhook-subscriptions", {
@@ -83,7 +135,7 @@ describe.each(databaseVariants())("the statements of an order write ($name datab
     const statements = recorder.statements()
     expect(answers.map((answer) => answer.status)).toEqual(sends.map((_, n) => n === 5 ? 422 : 201))
     expect(answers[5]?.body.errors[0].code).toBe("unknown_product")
-    // Alone, each of the 12 would take 4 statements (claim, read, write, completion).
+    // Alone, each of the 12 would take 3 statements (claim, read, write with its answer).
     expect(statements.length).toBeLessThanOrEqual(8)
 
     const accepted = sends.flatMap((send, n) => n === 5 ? [] : [{ ...send, answer: answers[n] }])

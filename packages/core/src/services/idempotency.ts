@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Exit, Layer, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type Statement } from "effect/sql"
 import { IdempotencyKeyConflict, IdempotencyKeyInFlight } from "../domain/errors.js"
 import { batchRows, JsonText } from "../storage/batch-rows.js"
 import { inTransaction, makeGroupCommit } from "../storage/group-commit.js"
@@ -26,6 +26,9 @@ export interface IdempotentRequest {
   readonly path: string
   readonly fingerprint: string
 }
+
+/** Whether an answer is kept for replay: a server error is not, and releases its key instead. */
+export const keptForReplay = (response: StoredResponse): boolean => response.status < 500
 
 /** Keys are kept for a day at least, as the contract promises clients. */
 export const RETENTION_MS = 24 * 60 * 60 * 1000
@@ -60,10 +63,27 @@ interface NewClaim {
   readonly now: number
 }
 
-interface Completion {
+/** A claimed request's answer, to be kept for replay. */
+export interface Completion {
   readonly request: IdempotentRequest
   readonly response: StoredResponse
 }
+
+/**
+ * Present while a request that claimed its key is served. A write that can keep the request's
+ * answer in its own statement defers itself here, and runs once the answer is known: the change
+ * and its answer then commit together. Were they separate, a crash between the two commits would
+ * leave the change made and the key in flight, and a retry, once the lock lapsed, would make the
+ * change again.
+ */
+export class HeldKey extends Context.Service<HeldKey, {
+  /**
+   * Defers `write` until the request is answered; it is then given the answer to keep, or
+   * nothing when the answer is not kept (a server error), and must keep it with its change
+   * (`IdempotencyStore.keepAnswers`). A request defers at most one write.
+   */
+  readonly deferWrite: (write: (answer: Completion | undefined) => Effect.Effect<void>) => Effect.Effect<void>
+}>()("signcraft/HeldKey") {}
 
 // The most claims or completions one statement carries.
 const BATCH = 64
@@ -78,6 +98,11 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
   readonly complete: (request: IdempotentRequest, response: StoredResponse) => Effect.Effect<void>
   /** Releases a claimed key whose request failed without a response. */
   readonly release: (request: IdempotentRequest) => Effect.Effect<void>
+  /**
+   * The statement that keeps these answers, for a data-modifying statement to carry beside its
+   * own change (see {@link HeldKey}).
+   */
+  readonly keepAnswers: (answers: ReadonlyArray<Completion>) => Statement.Fragment
   readonly prune: () => Effect.Effect<void>
 }>()("signcraft/IdempotencyStore") {
   static readonly layer = Layer.effect(
@@ -177,9 +202,8 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
         sql`DELETE FROM idempotency_keys WHERE store_id = ${r.storeId} AND idempotency_key = ${r.key}
           AND state = 'in_flight'`.pipe(Effect.asVoid, Effect.orDie)
 
-      // Keeps a batch of answers in one statement.
-      const updateCompleted = (batch: ReadonlyArray<Completion>) => {
-        const rows = batch.map(({ request, response }) => ({
+      const keepAnswers = (answers: ReadonlyArray<Completion>) => {
+        const rows = answers.map(({ request, response }) => ({
           store_id: request.storeId,
           idempotency_key: request.key,
           status: response.status,
@@ -190,19 +214,20 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
           UPDATE idempotency_keys AS k SET state = 'completed', locked_until = NULL, response_status = c.status,
             response_headers = c.headers::jsonb, response_body = c.body
           FROM ${batchRows(sql, rows, "store_id integer, idempotency_key text, status integer, headers json, body text")} AS c
-          WHERE k.store_id = c.store_id AND k.idempotency_key = c.idempotency_key`.pipe(
-          Effect.orDie,
-          Effect.as(batch.map(() => Exit.void))
-        )
+          WHERE k.store_id = c.store_id AND k.idempotency_key = c.idempotency_key`
       }
+
+      // Keeps a batch of answers in one statement.
+      const updateCompleted = (batch: ReadonlyArray<Completion>) =>
+        keepAnswers(batch).pipe(Effect.orDie, Effect.as(batch.map(() => Exit.void)))
       const completions = makeGroupCommit({ maxBatch: BATCH, maxConcurrent: 1, alone: inTransaction(sql), write: updateCompleted })
 
       const complete = (request: IdempotentRequest, response: StoredResponse) =>
-        response.status >= 500 ? release(request) : completions.submit({ request, response })
+        keptForReplay(response) ? completions.submit({ request, response }) : release(request)
 
       const prune = () => sql`DELETE FROM idempotency_keys WHERE expires_at < now()`.pipe(Effect.asVoid, Effect.orDie)
 
-      return IdempotencyStore.of({ claim, complete, release, prune })
+      return IdempotencyStore.of({ claim, complete, release, keepAnswers, prune })
     })
   ).pipe(Layer.provide(SecretBox.layer))
 }

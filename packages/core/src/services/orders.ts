@@ -7,6 +7,7 @@ import { type AddressRecord, orderCreatedPayload, type OrderRecord } from "../do
 import { batchRows, JsonText } from "../storage/batch-rows.js"
 import { inTransaction, makeGroupCommit } from "../storage/group-commit.js"
 import { decodeFirstRow, decodeRows, isStorableId, JsonColumn, jsonParam, RowId, RowNumber, RowTimestamp, StoredDocument } from "../storage/rows.js"
+import { type Completion, HeldKey, IdempotencyStore } from "./idempotency.js"
 import { checkIntegrationUse } from "./integrations.js"
 import { Outbox } from "./outbox.js"
 import { decodeProducts, type ProductKind, productColumns, type StoredProduct, toProductRecord } from "./products.js"
@@ -145,10 +146,12 @@ interface OrderContext {
   readonly products: ReadonlyArray<StoredProduct>
 }
 
-// One accepted order and its event's payload, as a batch writes them.
+// One accepted order, its event's payload and the answer its request keeps for replay, if any,
+// as a batch writes them.
 interface OrderWrite {
   readonly order: StoredOrder
   readonly payload: unknown
+  readonly answer: Completion | undefined
 }
 
 // The most orders one statement reads or writes.
@@ -218,6 +221,10 @@ const IMPORT_BATCH = 1000
  * `order:created` queued in the same transaction.
  */
 export class Orders extends Context.Service<Orders, {
+  /**
+   * Checks and writes an order. Under a held idempotency key ({@link HeldKey}) the write waits
+   * for the request's answer and commits with it: nothing may read the order back before then.
+   */
   readonly record: (
     storeId: number,
     request: OrderDraft,
@@ -238,6 +245,7 @@ export class Orders extends Context.Service<Orders, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const outbox = yield* Outbox
+      const idempotency = yield* IdempotencyStore
       const columns = sql.unsafe(`id, store_id, source, integration_id, store_order_id, store_order_number,
         total_amount, app_total, currency, shipping_method, customer, billing_address, shipping_address,
         line_items, created_at, updated_at`)
@@ -293,7 +301,8 @@ export class Orders extends Context.Service<Orders, {
         )
       }
 
-      // Writes a batch of orders and their `order:created` events in one statement.
+      // Writes a batch of orders, their `order:created` events and their requests' answers in one
+      // statement.
       const writeOrders = (batch: ReadonlyArray<OrderWrite>) => {
         const rows = batch.map(({ order }) => ({
           id: order.id,
@@ -327,8 +336,9 @@ export class Orders extends Context.Service<Orders, {
             created_at timestamptz, updated_at timestamptz`)
         } AS o
           ORDER BY id`
+        const answers = batch.flatMap(({ answer }) => answer === undefined ? [] : [answer])
         return outbox.enqueueWith(
-          insert,
+          answers.length === 0 ? [insert] : [insert, idempotency.keepAnswers(answers)],
           "order:created",
           batch.map(({ order, payload }) => ({ storeId: order.storeId, payload }))
         ).pipe(Effect.as(batch.map(() => Exit.void)))
@@ -401,7 +411,11 @@ export class Orders extends Context.Service<Orders, {
             createdAt: head.placedAt,
             updatedAt: head.placedAt
           }
-          yield* writes.submit({ order, payload: orderCreatedPayload(toOrderRecord(order, found)) })
+          const payload = orderCreatedPayload(toOrderRecord(order, found))
+          const write = (answer: Completion | undefined) => writes.submit({ order, payload, answer })
+          // A request holding an idempotency key writes its order with its answer, once answered.
+          const held = yield* Effect.serviceOption(HeldKey)
+          yield* Option.isSome(held) ? held.value.deferWrite(write) : write(undefined)
           return order
         })
 

@@ -30,13 +30,13 @@ export interface RecordedEvent {
 export class Outbox extends Context.Service<Outbox, {
   readonly enqueue: (storeId: number, topic: EventTopic, payload: unknown) => Effect.Effect<RecordedEvent>
   /**
-   * Makes `change` (a data-modifying statement without RETURNING, such as an INSERT) and records
+   * Makes `changes` (data-modifying statements without RETURNING, such as an INSERT) and records
    * one event of `topic` per entry of `events`, in one statement: atomic without a transaction,
    * and one round trip however many events (a group commit's batch of orders, say). Answers the
    * recorded events in the order given.
    */
   readonly enqueueWith: (
-    change: Statement.Fragment,
+    changes: ReadonlyArray<Statement.Fragment>,
     topic: EventTopic,
     events: ReadonlyArray<{ readonly storeId: number; readonly payload: unknown }>
   ) => Effect.Effect<ReadonlyArray<RecordedEvent>>
@@ -47,7 +47,7 @@ export class Outbox extends Context.Service<Outbox, {
       const sql = yield* SqlClient.SqlClient
       const enqueued = decodeRows(EnqueuedRow)
       const record = (
-        change: Statement.Fragment | undefined,
+        changes: ReadonlyArray<Statement.Fragment>,
         topic: EventTopic,
         events: ReadonlyArray<{ readonly storeId: number; readonly payload: unknown }>
       ) => {
@@ -55,7 +55,7 @@ export class Outbox extends Context.Service<Outbox, {
         // One statement: atomic even when a caller forgot the transaction. Events are inserted in
         // the order given, so their ids ascend in that order.
         return sql`
-          WITH ${change === undefined ? sql`` : sql`change AS (${change}),`} input AS (
+          WITH ${sql.join("", false)(changes.map((change, n) => sql`${sql.literal(`change_${n}`)} AS (${change}),`))} input AS (
             SELECT * FROM ${batchRows(sql, input, "n integer, store_id integer, body json")} AS e
           ), event AS (
             INSERT INTO events (store_id, topic, body)
@@ -76,7 +76,7 @@ export class Outbox extends Context.Service<Outbox, {
       }
       return Outbox.of({
         enqueue: (storeId, topic, payload) =>
-          Effect.flatMap(record(undefined, topic, [{ storeId, payload }]), singleRow),
+          Effect.flatMap(record([], topic, [{ storeId, payload }]), singleRow),
         enqueueWith: record
       })
     })

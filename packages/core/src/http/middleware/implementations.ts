@@ -17,7 +17,7 @@ import {
 import { grantedScopes } from "../../domain/scopes.js"
 import { type ApiKeyPrincipal, Credentials } from "../../services/credentials.js"
 import { DeprecatedUsage } from "../../services/deprecated-usage.js"
-import { IdempotencyStore, type StoredResponse } from "../../services/idempotency.js"
+import { type Completion, HeldKey, IdempotencyStore, keptForReplay, type StoredResponse } from "../../services/idempotency.js"
 import { RateLimiter } from "../../services/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
 import { Idempotency } from "../annotations.js"
@@ -252,9 +252,21 @@ export const layerIdempotentWrites = Layer.effect(
             headers: { ...claim.response.headers, "idempotency-replay": "true" }
           })
         }
+        // A write the handler deferred (HeldKey) runs below, with the answer.
+        let deferred: ((answer: Completion | undefined) => Effect.Effect<void>) | undefined
+        const held = HeldKey.of({
+          deferWrite: (write) =>
+            Effect.suspend(() => {
+              if (deferred !== undefined) return Effect.die(new Error("a request defers at most one write"))
+              deferred = write
+              return Effect.void
+            })
+        })
         // A failure of the handler is answered, and kept for replay like any answer; anything
-        // else (a body that does not decode, a defect) releases the key.
+        // else (a body that does not decode, a defect) releases the key, and its deferred write
+        // is never made.
         const response = yield* httpEffect.pipe(
+          Effect.provideService(HeldKey, held),
           Effect.catch((error) => isApiFailure(error) ? answerFailure(error) : Effect.fail(error)),
           Effect.onError(() => store.release(claimed))
         )
@@ -268,7 +280,10 @@ export const layerIdempotentWrites = Layer.effect(
           ),
           body: responseBodyText(response)
         }
-        yield* store.complete(claimed, stored)
+        const write = deferred
+        if (write === undefined) yield* store.complete(claimed, stored)
+        else if (keptForReplay(stored)) yield* Effect.onError(write({ request: claimed, response: stored }), () => store.release(claimed))
+        else yield* Effect.ensuring(write(undefined), store.release(claimed))
         return response
       })
   })
