@@ -78,11 +78,11 @@ export interface Completion {
  */
 export class HeldKey extends Context.Service<HeldKey, {
   /**
-   * Defers `write` until the request is answered; it is then given the answer to keep, or
-   * nothing when the answer is not kept (a server error), and must keep it with its change
-   * (`IdempotencyStore.keepAnswers`). A request defers at most one write.
+   * Defers `write` until the request is answered; it is then given the answer and must keep it
+   * with its change (`IdempotencyStore.keepAnswers`). An answer that is not kept (a server error)
+   * releases the key, and `write` does not run. A request defers at most one write.
    */
-  readonly deferWrite: (write: (answer: Completion | undefined) => Effect.Effect<void>) => Effect.Effect<void>
+  readonly deferWrite: (write: (answer: Completion) => Effect.Effect<void>) => Effect.Effect<void>
 }>()("signcraft/HeldKey") {}
 
 // The most claims or completions one statement carries.

@@ -253,7 +253,7 @@ export const layerIdempotentWrites = Layer.effect(
           })
         }
         // A write the handler deferred (HeldKey) runs below, with the answer.
-        let deferred: ((answer: Completion | undefined) => Effect.Effect<void>) | undefined
+        let deferred: ((answer: Completion) => Effect.Effect<void>) | undefined
         const held = HeldKey.of({
           deferWrite: (write) =>
             Effect.suspend(() => {
@@ -263,8 +263,8 @@ export const layerIdempotentWrites = Layer.effect(
             })
         })
         // A failure of the handler is answered, and kept for replay like any answer; anything
-        // else (a body that does not decode, a defect) releases the key, and its deferred write
-        // is never made.
+        // else (a body that does not decode, a defect) releases the key, and a deferred write is
+        // not made.
         const response = yield* httpEffect.pipe(
           Effect.provideService(HeldKey, held),
           Effect.catch((error) => isApiFailure(error) ? answerFailure(error) : Effect.fail(error)),
@@ -281,9 +281,10 @@ export const layerIdempotentWrites = Layer.effect(
           body: responseBodyText(response)
         }
         const write = deferred
-        if (write === undefined) yield* store.complete(claimed, stored)
-        else if (keptForReplay(stored)) yield* Effect.onError(write({ request: claimed, response: stored }), () => store.release(claimed))
-        else yield* Effect.ensuring(write(undefined), store.release(claimed))
+        // An answer not kept (a server error) releases the key, so a deferred write is not made
+        // either: the retry the release allows makes it once.
+        if (write === undefined || !keptForReplay(stored)) yield* store.complete(claimed, stored)
+        else yield* Effect.onError(write({ request: claimed, response: stored }), () => store.release(claimed))
         return response
       })
   })
