@@ -18,6 +18,16 @@ export const Idempotency = Context.Reference<"none" | "optional" | "required">("
   defaultValue: () => "none"
 })
 
+/**
+ * Whether the handler claims the request's `Idempotency-Key` in its own first statement
+ * (`HeldKey.unclaimed`) instead of the middleware claiming it in a statement before the handler
+ * runs. Only for a handler that writes nothing before that statement and defers its write (the
+ * order write): one statement fewer per request.
+ */
+export const KeyClaimedByHandler = Context.Reference<boolean>("signcraft/KeyClaimedByHandler", {
+  defaultValue: () => false
+})
+
 /** The name of a deprecated operation, counted per API key on every call; set by `legacyGeneration`. */
 export const DeprecatedOperation = Context.Reference<string | undefined>("signcraft/DeprecatedOperation", {
   defaultValue: () => undefined

@@ -57,10 +57,42 @@ const KeyRow = Schema.Struct({
 }))
 const firstKey = decodeFirstRow(KeyRow)
 
-// A claim as a batch carries it: the request, and the time its lock and retention count from.
-interface NewClaim {
+/** A claim as a statement carries it: the request, and the time its lock and retention count from. */
+export interface NewClaim {
   readonly request: IdempotentRequest
   readonly now: number
+}
+
+/** A key a claim statement claimed. */
+export interface ClaimedRow {
+  readonly store_id: number
+  readonly idempotency_key: string
+}
+
+const keyId = (storeId: number, key: string): string => `${storeId} ${key}`
+
+/**
+ * A batch's claims as one statement may carry them: each key once. A key twice in one batch is
+ * claimed by its first request only; the second finds it held, as it would a moment later.
+ * `isFirst` tells, per claim, whether it is carried; `claimedBy` tells, from the keys the
+ * statement claimed, whether each request of the batch claimed its own.
+ */
+export const claimable = (batch: ReadonlyArray<NewClaim>) => {
+  const seen = new Set<string>()
+  const isFirst = batch.map(({ request }) => {
+    const id = keyId(request.storeId, request.key)
+    const first = !seen.has(id)
+    seen.add(id)
+    return first
+  })
+  return {
+    first: batch.filter((_, index) => isFirst[index]),
+    isFirst,
+    claimedBy: (claimed: ReadonlyArray<ClaimedRow>): ReadonlyArray<boolean> => {
+      const ids = new Set(claimed.map((row) => keyId(Number(row.store_id), row.idempotency_key)))
+      return batch.map(({ request }, index) => isFirst[index] === true && ids.has(keyId(request.storeId, request.key)))
+    }
+  }
 }
 
 /** A claimed request's answer, to be kept for replay. */
@@ -78,6 +110,17 @@ export interface Completion {
  */
 export class HeldKey extends Context.Service<HeldKey, {
   /**
+   * The claim the handler's first statement is to make (an endpoint annotated
+   * `KeyClaimedByHandler`; see `IdempotencyStore.claimKeys`), or undefined when the key is claimed
+   * already. The statement's verdict is told to {@link claimed}.
+   */
+  readonly unclaimed: () => NewClaim | undefined
+  /**
+   * Whether the statement claimed the key. When it did not, another request holds it: the handler
+   * writes nothing, and the request is answered from that request's key, not by the handler.
+   */
+  readonly claimed: (won: boolean) => void
+  /**
    * Defers `write` until the request is answered; it is then given the answer and must keep it
    * with its change (`IdempotencyStore.keepAnswers`). An answer that is not kept (a server error)
    * releases the key, and `write` does not run. A request defers at most one write.
@@ -94,6 +137,13 @@ const BATCH = 64
  */
 export class IdempotencyStore extends Context.Service<IdempotencyStore, {
   readonly claim: (request: IdempotentRequest) => Effect.Effect<Claim, IdempotencyKeyConflict | IdempotencyKeyInFlight>
+  /**
+   * The statement that claims keys (see {@link claimable}), for a handler's first statement to
+   * carry; it returns the keys it claimed ({@link ClaimedRow}).
+   */
+  readonly claimKeys: (claims: ReadonlyArray<NewClaim>) => Statement.Fragment
+  /** The answer for a request whose key another request claimed: that request's answer, replayed. */
+  readonly settle: (request: IdempotentRequest) => Effect.Effect<StoredResponse, IdempotencyKeyConflict | IdempotencyKeyInFlight>
   /** Keeps the response for replay; a server error releases the key instead. */
   readonly complete: (request: IdempotentRequest, response: StoredResponse) => Effect.Effect<void>
   /** Releases a claimed key whose request failed without a response. */
@@ -112,62 +162,53 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
       const box = yield* SecretBox
       // Stored answers are sealed: a webhook subscription's answer carries its signing secret.
 
-      // Claims a batch of keys in one statement (storage/group-commit.ts); answers, per request,
-      // whether this insert claimed its key. A key twice in one batch is claimed by its first
-      // request only: the second finds it held, as it would a moment later.
-      const insertClaims = (batch: ReadonlyArray<NewClaim>) => {
-        const seen = new Set<string>()
-        const firsts = batch.map(({ request }) => {
-          const id = `${request.storeId} ${request.key}`
-          const first = !seen.has(id)
-          seen.add(id)
-          return first
-        })
-        const rows = batch.filter((_, index) => firsts[index]).map(({ request, now }) => ({
+      // Claims keys: a new key is inserted in flight; a key whose retention ended, or whose first
+      // request died (its lock lapsed), is taken over in the same statement; a key still held is
+      // left as it is. Returns the keys claimed. Each key at most once (see `claimable`).
+      const claimKeys = (batch: ReadonlyArray<NewClaim>): Statement.Fragment => {
+        const rows = batch.map(({ request, now }) => ({
           store_id: request.storeId,
           idempotency_key: request.key,
           method: request.method,
           path: request.path,
           fingerprint: request.fingerprint,
+          created_at: new Date(now).toISOString(),
           locked_until: new Date(now + LOCK_MS).toISOString(),
           expires_at: new Date(now + RETENTION_MS).toISOString()
         }))
-        return sql<{ readonly store_id: number; readonly idempotency_key: string }>`
-          INSERT INTO idempotency_keys
-            (store_id, idempotency_key, method, path, fingerprint, state, locked_until, expires_at)
-          SELECT store_id, idempotency_key, method, path, fingerprint, 'in_flight', locked_until, expires_at
+        return sql`
+          INSERT INTO idempotency_keys AS held
+            (store_id, idempotency_key, method, path, fingerprint, state, created_at, locked_until, expires_at)
+          SELECT store_id, idempotency_key, method, path, fingerprint, 'in_flight', created_at, locked_until, expires_at
           FROM ${
           batchRows(sql, rows, `store_id integer, idempotency_key text, method text, path text, fingerprint text,
-            locked_until timestamptz, expires_at timestamptz`)
+            created_at timestamptz, locked_until timestamptz, expires_at timestamptz`)
         } AS k
-          ON CONFLICT (store_id, idempotency_key) DO NOTHING
-          RETURNING store_id, idempotency_key`.pipe(
+          ON CONFLICT (store_id, idempotency_key) DO UPDATE SET method = excluded.method, path = excluded.path,
+            fingerprint = excluded.fingerprint, state = 'in_flight', created_at = excluded.created_at,
+            locked_until = excluded.locked_until, response_status = NULL, response_headers = NULL,
+            response_body = NULL, expires_at = excluded.expires_at
+          WHERE held.expires_at <= excluded.created_at
+            OR (held.state = 'in_flight' AND held.locked_until <= excluded.created_at)
+          RETURNING store_id, idempotency_key`
+      }
+
+      // Claims a batch of keys in one statement (storage/group-commit.ts); answers, per request,
+      // whether it claimed its key.
+      const insertClaims = (batch: ReadonlyArray<NewClaim>) => {
+        const { first, claimedBy } = claimable(batch)
+        return sql<ClaimedRow>`${claimKeys(first)}`.pipe(
           Effect.orDie,
-          Effect.map((claimed) => {
-            const ids = new Set(claimed.map((row) => `${Number(row.store_id)} ${row.idempotency_key}`))
-            return batch.map(({ request }, index) =>
-              Exit.succeed(firsts[index] === true && ids.has(`${request.storeId} ${request.key}`))
-            )
-          })
+          Effect.map((claimed) => claimedBy(claimed).map((won) => Exit.succeed(won)))
         )
       }
       const claims = makeGroupCommit({ maxBatch: BATCH, maxConcurrent: 1, alone: inTransaction(sql), write: insertClaims })
 
-      // Takes over a key whose retention ended or whose first request died.
-      const takeOver = (r: IdempotentRequest, now: number) =>
-        sql`
-          UPDATE idempotency_keys SET method = ${r.method}, path = ${r.path}, fingerprint = ${r.fingerprint},
-            state = 'in_flight', locked_until = ${new Date(now + LOCK_MS)}, response_status = NULL,
-            response_headers = NULL, response_body = NULL, created_at = now(),
-            expires_at = ${new Date(now + RETENTION_MS)}
-          WHERE store_id = ${r.storeId} AND idempotency_key = ${r.key}
-            AND (expires_at <= ${new Date(now)} OR (state = 'in_flight' AND locked_until <= ${new Date(now)}))
-          RETURNING store_id`
-
-      const claim = (r: IdempotentRequest) =>
+      // What a request is told about a key another request holds or held: the first answer
+      // replayed, or why not.
+      const settle = (r: IdempotentRequest) =>
         Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
-          if (yield* claims.submit({ request: r, now })) return { _tag: "Proceed" } as const
           const found = yield* sql`
             SELECT method, path, fingerprint, state, locked_until, response_status, response_headers,
               response_body, expires_at
@@ -175,12 +216,8 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
             Effect.flatMap(firstKey)
           )
           const row = Option.getOrUndefined(found)
-          const expired = row === undefined || row.expiresAt.getTime() <= now
-          const abandoned = row?.state === "in_flight" && (row.lockedUntil?.getTime() ?? 0) <= now
-          if (expired || abandoned) {
-            if ((yield* takeOver(r, now)).length > 0) return { _tag: "Proceed" } as const
-            return yield* new IdempotencyKeyInFlight({ retryAfter: 1 })
-          }
+          // Gone or lapsed since the claim looked: another request is taking it over.
+          if (row === undefined || row.expiresAt.getTime() <= now) return yield* new IdempotencyKeyInFlight({ retryAfter: 1 })
           if (row.method !== r.method || row.path !== r.path || row.fingerprint !== r.fingerprint) {
             return yield* new IdempotencyKeyConflict()
           }
@@ -189,14 +226,18 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
             return yield* new IdempotencyKeyInFlight({ retryAfter: Math.max(1, Math.min(wait, 5)) })
           }
           return {
-            _tag: "Replay",
-            response: {
-              status: row.responseStatus ?? 200,
-              headers: row.responseHeaders ?? {},
-              body: row.responseBody === null ? "" : box.open(row.responseBody)
-            }
-          } as const
+            status: row.responseStatus ?? 200,
+            headers: row.responseHeaders ?? {},
+            body: row.responseBody === null ? "" : box.open(row.responseBody)
+          }
         }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+      const claim = (r: IdempotentRequest) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          if (yield* claims.submit({ request: r, now })) return { _tag: "Proceed" } as const
+          return { _tag: "Replay", response: yield* settle(r) } as const
+        })
 
       const release = (r: IdempotentRequest) =>
         sql`DELETE FROM idempotency_keys WHERE store_id = ${r.storeId} AND idempotency_key = ${r.key}
@@ -227,7 +268,7 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
 
       const prune = () => sql`DELETE FROM idempotency_keys WHERE expires_at < now()`.pipe(Effect.asVoid, Effect.orDie)
 
-      return IdempotencyStore.of({ claim, complete, release, keepAnswers, prune })
+      return IdempotencyStore.of({ claim, claimKeys, settle, complete, release, keepAnswers, prune })
     })
   ).pipe(Layer.provide(SecretBox.layer))
 }

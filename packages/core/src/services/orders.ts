@@ -7,7 +7,7 @@ import { type AddressRecord, orderCreatedPayload, type OrderRecord } from "../do
 import { batchRows, JsonText } from "../storage/batch-rows.js"
 import { inTransaction, makeGroupCommit } from "../storage/group-commit.js"
 import { decodeFirstRow, decodeRows, isStorableId, JsonColumn, jsonParam, RowId, RowNumber, RowTimestamp, StoredDocument } from "../storage/rows.js"
-import { type Completion, HeldKey, IdempotencyStore } from "./idempotency.js"
+import { claimable, type Completion, HeldKey, IdempotencyStore, type NewClaim } from "./idempotency.js"
 import { checkIntegrationUse } from "./integrations.js"
 import { Outbox } from "./outbox.js"
 import { decodeProducts, type ProductKind, productColumns, type StoredProduct, toProductRecord } from "./products.js"
@@ -123,13 +123,15 @@ const OrderHead = Schema.Struct({
   placedAt: RowTimestamp,
   storeCurrency: Schema.String,
   integrationStoreId: Schema.NullOr(RowId),
-  integrationEnabled: Schema.NullOr(Schema.Boolean)
+  integrationEnabled: Schema.NullOr(Schema.Boolean),
+  keyClaimed: Schema.Boolean
 }).pipe(Schema.encodeKeys({
   orderId: "order_id",
   placedAt: "placed_at",
   storeCurrency: "store_currency",
   integrationStoreId: "integration_store_id",
-  integrationEnabled: "integration_enabled"
+  integrationEnabled: "integration_enabled",
+  keyClaimed: "key_claimed"
 }))
 const headRows = decodeRows(OrderHead)
 type OrderHeadRow = typeof OrderHead.Type
@@ -139,11 +141,15 @@ interface ContextRequest {
   readonly storeId: number
   readonly integrationId: number | null
   readonly productIds: ReadonlyArray<number>
+  /** The request's Idempotency-Key, when this read is to claim it (HeldKey.unclaimed). */
+  readonly claim: NewClaim | undefined
 }
 
 interface OrderContext {
   readonly head: OrderHeadRow
   readonly products: ReadonlyArray<StoredProduct>
+  /** Whether the read claimed the request's key (false when it had none to claim). */
+  readonly claimed: boolean
 }
 
 // One accepted order, its event's payload and the answer its request keeps for replay, if any,
@@ -255,24 +261,38 @@ export class Orders extends Context.Service<Orders, {
       // and its event, whose payload carries the id, are written by one statement. One statement
       // reads for a whole group commit batch; each row carries its request's index `n`.
       const readContexts = (requests: ReadonlyArray<ContextRequest>) => {
+        // The keys this read claims, in the same statement (HeldKey): each request's claim, if any.
+        const claiming = requests.flatMap((request, n) => request.claim === undefined ? [] : [{ n, claim: request.claim }])
+        const claims = claimable(claiming.map(({ claim }) => claim))
+        const carried = new Set(claiming.filter((_, index) => claims.isFirst[index]).map(({ n }) => n))
         const input = requests.map((request, n) => ({
           n,
           store_id: request.storeId,
-          integration_id: request.integrationId !== null && isStorableId(request.integrationId) ? request.integrationId : null
+          integration_id: request.integrationId !== null && isStorableId(request.integrationId) ? request.integrationId : null,
+          claim_store_id: carried.has(n) ? request.claim?.request.storeId ?? null : null,
+          claim_key: carried.has(n) ? request.claim?.request.key ?? null : null
         }))
         const wanted = requests.flatMap((request, n) =>
           [...new Set(request.productIds.filter(isStorableId))].map((productId) => ({ n, product_id: productId }))
         )
         return sql`
-          WITH input AS MATERIALIZED (
-            SELECT x.n, x.store_id, x.integration_id, nextval(pg_get_serial_sequence('orders', 'id')) AS order_id
-            FROM ${batchRows(sql, input, "n integer, store_id integer, integration_id integer")} AS x
+          WITH ${claims.first.length === 0 ? sql`` : sql`claimed AS (${idempotency.claimKeys(claims.first)}),`}
+          input AS MATERIALIZED (
+            SELECT x.n, x.store_id, x.integration_id, x.claim_store_id, x.claim_key,
+              nextval(pg_get_serial_sequence('orders', 'id')) AS order_id
+            FROM ${
+          batchRows(sql, input, "n integer, store_id integer, integration_id integer, claim_store_id integer, claim_key text")
+        } AS x
             ORDER BY x.n
           ), wanted AS (
             SELECT * FROM ${batchRows(sql, wanted, "n integer, product_id integer")} AS w
           )
           SELECT input.n, input.order_id, now() AS placed_at, s.currency AS store_currency,
-            i.store_id AS integration_store_id, i.enabled AS integration_enabled, ${sql.unsafe(productColumns("p"))}
+            i.store_id AS integration_store_id, i.enabled AS integration_enabled,
+            ${
+          claims.first.length === 0 ? sql`false` : sql`EXISTS (
+              SELECT 1 FROM claimed c WHERE c.store_id = input.claim_store_id AND c.idempotency_key = input.claim_key)`
+        } AS key_claimed, ${sql.unsafe(productColumns("p"))}
           FROM input
           LEFT JOIN stores s ON s.id = input.store_id
           LEFT JOIN integrations i ON i.id = input.integration_id
@@ -286,8 +306,10 @@ export class Orders extends Context.Service<Orders, {
               heads: headRows(rows),
               products: decodeProducts(withProduct.map((index) => rows[index]))
             }).pipe(Effect.map(({ heads, products }) => {
-              const contexts = new Map<number, { head: OrderHeadRow; products: Array<StoredProduct> }>()
-              for (const head of heads) if (!contexts.has(head.n)) contexts.set(head.n, { head, products: [] })
+              const contexts = new Map<number, { head: OrderHeadRow; products: Array<StoredProduct>; claimed: boolean }>()
+              for (const head of heads) {
+                if (!contexts.has(head.n)) contexts.set(head.n, { head, products: [], claimed: carried.has(head.n) && head.keyClaimed })
+              }
               products.forEach((product, at) => {
                 const n = heads[withProduct[at] ?? -1]?.n
                 if (n !== undefined) contexts.get(n)?.products.push(product)
@@ -352,11 +374,16 @@ export class Orders extends Context.Service<Orders, {
       const record = (storeId: number, request: OrderDraft, options: OrderWriteOptions) =>
         Effect.gen(function*() {
           const requested = request.line_items ?? []
-          const { head, products: found } = yield* reads.submit({
+          // A request holding an idempotency key may have it claimed by this read (HeldKey).
+          const held = Option.getOrUndefined(yield* Effect.serviceOption(HeldKey))
+          const claim = held?.unclaimed()
+          const { head, products: found, claimed } = yield* reads.submit({
             storeId,
             integrationId: request.integration_id,
-            productIds: requested.map((item) => item.product_id)
+            productIds: requested.map((item) => item.product_id),
+            claim
           })
+          if (claim !== undefined) held?.claimed(claimed)
           if (request.integration_id !== null) {
             const named = head.integrationStoreId === null || head.integrationEnabled === null
               ? undefined
@@ -413,9 +440,10 @@ export class Orders extends Context.Service<Orders, {
           }
           const payload = orderCreatedPayload(toOrderRecord(order, found))
           const write = (answer: Completion | undefined) => writes.submit({ order, payload, answer })
+          // Another request holds the key: this one writes nothing, and is answered from that one's.
+          if (claim !== undefined && !claimed) return order
           // A request holding an idempotency key writes its order with its answer, once answered.
-          const held = yield* Effect.serviceOption(HeldKey)
-          yield* Option.isSome(held) ? held.value.deferWrite(write) : write(undefined)
+          yield* held === undefined ? write(undefined) : held.deferWrite(write)
           return order
         })
 

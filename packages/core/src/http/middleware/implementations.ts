@@ -20,7 +20,7 @@ import { DeprecatedUsage } from "../../services/deprecated-usage.js"
 import { type Completion, HeldKey, IdempotencyStore, keptForReplay, type StoredResponse } from "../../services/idempotency.js"
 import { RateLimiter } from "../../services/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
-import { Idempotency } from "../annotations.js"
+import { Idempotency, KeyClaimedByHandler } from "../annotations.js"
 import { describeFailure, type FailureWithStatus } from "../../presenters/failure-table.js"
 import { CurrentRequest, type RequestInfo } from "../request-info.js"
 import { renderFailure } from "../respond.js"
@@ -245,19 +245,29 @@ export const layerIdempotentWrites = Layer.effect(
           path: new URL(request.url, "http://localhost").pathname,
           fingerprint: canonicalFingerprint(new Uint8Array(body))
         }
-        const claim = yield* store.claim(claimed)
-        if (claim._tag === "Replay") {
-          return HttpServerResponse.text(claim.response.body, {
-            status: claim.response.status,
-            headers: { ...claim.response.headers, "idempotency-replay": "true" }
-          })
+        const replay = (stored: StoredResponse) =>
+          HttpServerResponse.text(stored.body, { status: stored.status, headers: { ...stored.headers, "idempotency-replay": "true" } })
+        // Claimed here, before the handler runs; or by the handler's first statement (HeldKey), which
+        // saves a statement where the handler writes nothing before it.
+        const claimedByHandler = Context.get(endpoint.annotations, KeyClaimedByHandler)
+        const now = yield* Clock.currentTimeMillis
+        if (!claimedByHandler) {
+          const claim = yield* store.claim(claimed)
+          if (claim._tag === "Replay") return replay(claim.response)
         }
+        // Where the key stands; set by the handler's first statement where it claims the key.
+        const keyClaim: { state: "claimed" | "unclaimed" | "taken" } = { state: claimedByHandler ? "unclaimed" : "claimed" }
         // A write the handler deferred (HeldKey) runs below, with the answer.
         let deferred: ((answer: Completion) => Effect.Effect<void>) | undefined
         const held = HeldKey.of({
+          unclaimed: () => keyClaim.state === "unclaimed" ? { request: claimed, now } : undefined,
+          claimed: (won) => {
+            if (keyClaim.state === "unclaimed") keyClaim.state = won ? "claimed" : "taken"
+          },
           deferWrite: (write) =>
             Effect.suspend(() => {
               if (deferred !== undefined) return Effect.die(new Error("a request defers at most one write"))
+              if (keyClaim.state !== "claimed") return Effect.die(new Error("a write is deferred only under a claimed key"))
               deferred = write
               return Effect.void
             })
@@ -268,8 +278,13 @@ export const layerIdempotentWrites = Layer.effect(
         const response = yield* httpEffect.pipe(
           Effect.provideService(HeldKey, held),
           Effect.catch((error) => isApiFailure(error) ? answerFailure(error) : Effect.fail(error)),
-          Effect.onError(() => store.release(claimed))
+          Effect.onError(() => keyClaim.state === "claimed" ? store.release(claimed) : Effect.void)
         )
+        // Another request holds the key: the answer is that request's, whatever this handler made
+        // of the request (it wrote nothing).
+        if (keyClaim.state === "taken") return replay(yield* store.settle(claimed))
+        // Answered before its first statement claimed the key: nothing was written, nothing is kept.
+        if (keyClaim.state === "unclaimed") return response
         const stored: StoredResponse = {
           status: response.status,
           headers: Object.fromEntries(
