@@ -1,4 +1,10 @@
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { isSealed, keepPlain } from "../../packages/core/src/domain/secret-box.js"
+import { SecretBox } from "../../packages/core/src/services/secret-box.js"
+import { sealPlaintextSecrets } from "../../packages/core/src/services/secrets-at-rest.js"
+import { defaultSettings, Settings } from "../../packages/core/src/services/settings.js"
 import { startCommerceApp } from "../support/commerce.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { statementRecorder } from "../support/statements.js"
@@ -74,6 +80,49 @@ describe.each(databaseVariants())("the statements of an order write ($name datab
     const replay = await app.call("POST", "/api/v3/orders", { key: store.key, body: order, headers: { "idempotency-key": "own-statement" } })
     expect(replay.headers.get("idempotency-replay")).toBe("true")
     expect(replay.body).toEqual(res.body)
+  })
+
+  it("keeps an order's answer in plain, marked, where a webhook subscription's is sealed; start-up sealing leaves it so", async () => {
+    const store = await seedShop(["webhooks:write"])
+    const order = await app.call("POST", "/api/v3/orders", {
+      key: store.key,
+      body: store.order("P-1"),
+      headers: { "idempotency-key": "plain-answer" }
+    })
+    expect(order.status).toBe(201)
+    const hook = await app.call("POST", "/api/v3/webhook-subscriptions", {
+      key: store.key,
+      body: { topic: "order:created", url: "http://127.0.0.1:9/hook" },
+      headers: { "idempotency-key": "sealed-answer" }
+    })
+    expect(hook.status).toBe(201)
+    const kept = async () =>
+      Object.fromEntries(
+        (await app.query((sql) => sql<{ idempotency_key: string; response_body: string }>`
+          SELECT idempotency_key, response_body FROM idempotency_keys WHERE store_id = ${store.storeId}
+            AND idempotency_key IN ('plain-answer', 'sealed-answer')`)).map((row) => [row.idempotency_key, row.response_body])
+      )
+    const before = await kept()
+    expect(before["plain-answer"]).toBe(keepPlain(JSON.stringify(order.body)))
+    expect(isSealed(before["sealed-answer"] ?? "")).toBe(true)
+    expect(before["sealed-answer"]).not.toContain(hook.body.data.secret)
+    // The start-up pass seals plaintext from before sealing, not what is plain on purpose.
+    const settings = Layer.succeed(Settings, defaultSettings({ environment: "test" }))
+    await app.query((sql) =>
+      sealPlaintextSecrets.pipe(
+        Effect.provideService(SqlClient.SqlClient, sql),
+        Effect.provide(SecretBox.layer.pipe(Layer.provide(settings))),
+        Effect.map((sealed) => [{ sealed }])
+      )
+    )
+    expect(await kept()).toEqual(before)
+    const replay = await app.call("POST", "/api/v3/orders", {
+      key: store.key,
+      body: store.order("P-1"),
+      headers: { "idempotency-key": "plain-answer" }
+    })
+    expect(replay.headers.get("idempotency-replay")).toBe("true")
+    expect(replay.body).toEqual(order.body)
   })
 
   it("writes one order for one key sent twice at once; the other answer replays it or says it is in flight", async () => {

@@ -42,6 +42,15 @@ export const parseKeyring = (value: string): Keyring | { readonly fault: string 
   return [first, ...rest.filter((key): key is SecretKey => key !== undefined)]
 }
 
+/** The prefix of a value kept in plain on purpose (see {@link keepPlain}). */
+export const PLAIN_PREFIX = "pl1."
+
+/**
+ * A value that holds no secret, kept in plain on purpose, marked so: the start-up pass that seals
+ * plaintext from before sealing leaves it alone, and {@link open} gives it back as it was.
+ */
+export const keepPlain = (text: string): string => PLAIN_PREFIX + text
+
 /** Whether a stored value is sealed (as opposed to plaintext kept from before sealing). */
 export const isSealed = (stored: string): boolean => stored.startsWith(SEALED_PREFIX)
 
@@ -65,8 +74,12 @@ export const seal = (keyring: Keyring, plaintext: string): string => {
 /** Why a sealed value cannot be opened: a key the ring lacks, or a value that was tampered with. */
 export class UnopenableSecret extends Error {}
 
-/** Opens a sealed value; a plaintext value from before sealing is returned as it is. */
+/**
+ * Opens a sealed value; a value kept in plain ({@link keepPlain}) is returned as it was kept, and a
+ * plaintext value from before sealing as it is.
+ */
 export const open = (keyring: Keyring, stored: string): string => {
+  if (stored.startsWith(PLAIN_PREFIX)) return stored.slice(PLAIN_PREFIX.length)
   if (!isSealed(stored)) return stored
   const [id, iv, ciphertext, tag] = stored.slice(SEALED_PREFIX.length).split(".")
   const key = keyring.find((candidate) => candidate.id === id)

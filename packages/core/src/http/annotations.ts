@@ -28,6 +28,17 @@ export const KeyClaimedByHandler = Context.Reference<boolean>("signcraft/KeyClai
   defaultValue: () => false
 })
 
+/**
+ * Whether the endpoint's answers hold no secret, so the answer kept for replay under an
+ * Idempotency-Key is stored in plain rather than sealed (`SECRETS_KEY`). Sealed unless an endpoint
+ * says so: a webhook subscription's answer carries its signing secret. The order write's answer is
+ * the order, which its own row keeps in plain beside it; sealing the copy hid nothing, and cost
+ * about a twentieth of an order's CPU.
+ */
+export const AnswerHoldsNoSecret = Context.Reference<boolean>("signcraft/AnswerHoldsNoSecret", {
+  defaultValue: () => false
+})
+
 /** The name of a deprecated operation, counted per API key on every call; set by `legacyGeneration`. */
 export const DeprecatedOperation = Context.Reference<string | undefined>("signcraft/DeprecatedOperation", {
   defaultValue: () => undefined

@@ -4,6 +4,7 @@ import { IdempotencyKeyConflict, IdempotencyKeyInFlight } from "../domain/errors
 import { batchRows, JsonText } from "../storage/batch-rows.js"
 import { inTransaction, makeGroupCommit } from "../storage/group-commit.js"
 import { decodeFirstRow, JsonColumn, jsonParam, RowNumber, RowTimestamp } from "../storage/rows.js"
+import { keepPlain } from "../domain/secret-box.js"
 import { SecretBox } from "./secret-box.js"
 
 /** A response kept for replay. */
@@ -25,6 +26,11 @@ export interface IdempotentRequest {
   readonly method: string
   readonly path: string
   readonly fingerprint: string
+  /**
+   * Whether the answer may be kept in plain: its endpoint's answers hold no secret
+   * (`AnswerHoldsNoSecret`). Sealed otherwise.
+   */
+  readonly plainAnswer?: boolean
 }
 
 /** Whether an answer is kept for replay: a server error is not, and releases its key instead. */
@@ -160,7 +166,8 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const box = yield* SecretBox
-      // Stored answers are sealed: a webhook subscription's answer carries its signing secret.
+      // Stored answers are sealed, as a webhook subscription's carries its signing secret; but
+      // those of endpoints whose answers hold no secret (`plainAnswer`).
 
       // Claims keys: a new key is inserted in flight; a key whose retention ended, or whose first
       // request died (its lock lapsed), is taken over in the same statement; a key still held is
@@ -249,7 +256,7 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
           idempotency_key: request.key,
           status: response.status,
           headers: new JsonText(jsonParam(HeadersDocument, response.headers)),
-          body: box.seal(response.body)
+          body: request.plainAnswer === true ? keepPlain(response.body) : box.seal(response.body)
         }))
         return sql`
           UPDATE idempotency_keys AS k SET state = 'completed', locked_until = NULL, response_status = c.status,

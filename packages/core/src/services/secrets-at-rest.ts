@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { SEALED_PREFIX } from "../domain/secret-box.js"
+import { PLAIN_PREFIX, SEALED_PREFIX } from "../domain/secret-box.js"
 import { decodeRows, RowId } from "../storage/rows.js"
 import { SecretBox } from "./secret-box.js"
 
@@ -11,7 +11,7 @@ const AnswerRow = Schema.Struct({ storeId: RowId, key: Schema.String, body: Sche
 /**
  * Seals every secret still stored in plaintext (rows written before `SECRETS_KEY` sealing):
  * webhook and integration signing secrets, the authorization server's private keys and stored
- * idempotency answers. Runs at every start in one transaction; rows already sealed are left alone,
+ * idempotency answers (but those kept in plain on purpose: they hold no secret). Runs at every start in one transaction; rows already sealed are left alone,
  * so it is a no-op once done.
  */
 export const sealPlaintextSecrets = Effect.gen(function*() {
@@ -36,7 +36,8 @@ export const sealPlaintextSecrets = Effect.gen(function*() {
   }
   const answers = yield* sql`
     SELECT store_id AS "storeId", idempotency_key AS key, response_body AS body FROM idempotency_keys
-    WHERE response_body IS NOT NULL AND response_body NOT LIKE ${plaintext}`.pipe(Effect.flatMap(decodeRows(AnswerRow)))
+    WHERE response_body IS NOT NULL AND response_body NOT LIKE ${plaintext}
+      AND response_body NOT LIKE ${`${PLAIN_PREFIX}%`}`.pipe(Effect.flatMap(decodeRows(AnswerRow)))
   for (const row of answers) {
     yield* sql`
       UPDATE idempotency_keys SET response_body = ${box.seal(row.body)}

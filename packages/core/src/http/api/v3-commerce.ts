@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { V3Address, V3Customer, V3OrderRequest } from "../../domain/orders/v3-order.js"
 import { V3Artwork, V3Customisation, V3ProductRequest } from "../../domain/orders/v3-product.js"
-import { Idempotency, KeyClaimedByHandler, RequiredScope } from "../annotations.js"
+import { AnswerHoldsNoSecret, Idempotency, KeyClaimedByHandler, RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, IdempotentWrites, RequestFailures } from "../middleware/definitions.js"
 import { CollectionEnvelope, Envelope } from "../wire.js"
 import { refuseUnknownMembers } from "./parse-options.js"
@@ -97,6 +97,7 @@ export class V3CommerceApi extends HttpApiGroup.make("v3Commerce")
       .annotate(Idempotency, "optional")
       // Orders.record claims the key in its first statement and defers its one write (HeldKey).
       .annotate(KeyClaimedByHandler, true)
+      .annotate(AnswerHoldsNoSecret, true)
       .annotate(OpenApi.Summary, "Send a completed order; prices are captured from the referenced products")
   )
   .middleware(RequestFailures)

@@ -20,7 +20,7 @@ import { DeprecatedUsage } from "../../services/deprecated-usage.js"
 import { type Completion, HeldKey, IdempotencyStore, keptForReplay, type StoredResponse } from "../../services/idempotency.js"
 import { RateLimiter } from "../../services/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
-import { Idempotency, KeyClaimedByHandler } from "../annotations.js"
+import { AnswerHoldsNoSecret, Idempotency, KeyClaimedByHandler } from "../annotations.js"
 import { describeFailure, type FailureWithStatus } from "../../presenters/failure-table.js"
 import { CurrentRequest, type RequestInfo } from "../request-info.js"
 import { renderFailure } from "../respond.js"
@@ -243,7 +243,8 @@ export const layerIdempotentWrites = Layer.effect(
           key,
           method: request.method,
           path: new URL(request.url, "http://localhost").pathname,
-          fingerprint: canonicalFingerprint(new Uint8Array(body))
+          fingerprint: canonicalFingerprint(new Uint8Array(body)),
+          plainAnswer: Context.get(endpoint.annotations, AnswerHoldsNoSecret)
         }
         const replay = (stored: StoredResponse) =>
           HttpServerResponse.text(stored.body, { status: stored.status, headers: { ...stored.headers, "idempotency-replay": "true" } })
