@@ -27,43 +27,66 @@ const unstorable = (path: ReadonlyArray<string | number>): FieldError => ({
  * without recursion, so a body nested 10,000 levels deep costs a loop, not the stack.
  */
 export const findUnacceptableValue = (body: unknown): FieldError | undefined => {
-  const pending: Array<{ readonly value: unknown; readonly path: ReadonlyArray<string | number> }> = [
-    { value: body, path: [] }
-  ]
+  // Values still to look at, each with where it sits; its path is spelt out only for a fault.
+  // Values that are fine as they are (most of a body) are never queued.
+  const pending: Array<Place> = []
+  const queue = (value: unknown, parent: Place | undefined, key: string | number) => {
+    if (typeof value === "object" ? value !== null : !isAcceptableLeaf(value)) {
+      pending.push({ value, parent, key, depth: parent === undefined ? 0 : parent.depth + 1 })
+    }
+  }
+  queue(body, undefined, "")
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const { value, path } = next
-    if (typeof value === "string") {
-      if (isUnstorableText(value)) return unstorable(path)
-    } else if (typeof value === "number") {
-      if (!(Math.abs(value) <= LARGEST_EXACT)) {
-        return {
-          pointer: toPointer(path),
-          code: "out_of_range",
-          detail: `Must be a number from -${LARGEST_EXACT} to ${LARGEST_EXACT}.`
-        }
+    const { value } = next
+    if (typeof value === "string") return unstorable(pathOf(next))
+    if (typeof value === "number") {
+      return {
+        pointer: toPointer(pathOf(next)),
+        code: "out_of_range",
+        detail: `Must be a number from -${LARGEST_EXACT} to ${LARGEST_EXACT}.`
       }
-    } else if (typeof value === "object" && value !== null) {
-      if (path.length >= MAX_JSON_DEPTH) {
+    }
+    if (typeof value === "object" && value !== null) {
+      if (next.depth >= MAX_JSON_DEPTH) {
         return {
-          pointer: toPointer(path),
+          pointer: toPointer(pathOf(next)),
           code: "too_deep",
           detail: `JSON may nest at most ${MAX_JSON_DEPTH} levels.`
         }
       }
       if (Array.isArray(value)) {
-        for (let index = value.length - 1; index >= 0; index--) pending.push({ value: value[index], path: [...path, index] })
+        for (let index = value.length - 1; index >= 0; index--) queue(value[index], next, index)
       } else {
-        const entries = Object.entries(value)
-        for (let index = entries.length - 1; index >= 0; index--) {
-          const [key, member] = entries[index] ?? ["", undefined]
-          if (isUnstorableText(key)) return unstorable([...path, key])
-          pending.push({ value: member, path: [...path, key] })
+        const record = value as Readonly<Record<string, unknown>>
+        const keys = Object.keys(record)
+        for (let index = keys.length - 1; index >= 0; index--) {
+          const key = keys[index] ?? ""
+          if (isUnstorableText(key)) return unstorable([...pathOf(next), key])
+          queue(record[key], next, key)
         }
       }
     }
   }
   return undefined
 }
+
+// A value of a body and where it sits: under `parent`, at `key`, `depth` levels down.
+interface Place {
+  readonly value: unknown
+  readonly parent: Place | undefined
+  readonly key: string | number
+  readonly depth: number
+}
+
+const pathOf = (place: Place): Array<string | number> => {
+  const path: Array<string | number> = []
+  for (let at: Place | undefined = place; at?.parent !== undefined; at = at.parent) path.push(at.key)
+  return path.reverse()
+}
+
+// A string, number, boolean or null that any field of its type can take.
+const isAcceptableLeaf = (value: unknown): boolean =>
+  typeof value === "string" ? !isUnstorableText(value) : typeof value === "number" ? Math.abs(value) <= LARGEST_EXACT : true
 
 /** The name of the first form or query parameter whose name or value no field can take. */
 export const findUnstorableParam = (params: URLSearchParams): string | undefined => {
