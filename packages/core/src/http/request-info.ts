@@ -24,6 +24,11 @@ export interface RequestInfo {
    * since the answer itself tells the client nothing of it.
    */
   readonly faults: Array<unknown>
+  /**
+   * The request's JSON body as the router middleware parsed it to inspect it, for inner layers
+   * that read the body's value (the Idempotency-Key fingerprint) to use instead of parsing again.
+   */
+  parsedBody?: { readonly value: unknown }
 }
 
 /** A fresh request id, `req_` and 24 base62 characters. */

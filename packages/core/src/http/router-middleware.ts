@@ -67,13 +67,14 @@ const hasUndeclaredBody = (request: HttpServerRequest.HttpServerRequest, info: R
 // Values no field can take (NUL, unpaired surrogates, overflowing numbers, nesting deeper
 // than 64) are refused naming the field before any handler, schema or database sees them.
 // Unparseable text is left to the handler, which answers it as a malformed body.
-const unacceptableBody = (text: string): ApiFailure | undefined => {
+const unacceptableBody = (text: string, info: RequestInfo): ApiFailure | undefined => {
   let body: unknown
   try {
     body = JSON.parse(text)
   } catch {
     return undefined
   }
+  info.parsedBody = { value: body }
   const fault = findUnacceptableValue(body)
   return fault === undefined ? undefined : new ValidationFailed({ errors: [fault] })
 }
@@ -90,7 +91,7 @@ const inspectBody = (
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest> =>
   isJsonBody(request, info)
     ? Effect.flatMap(request.text, (text) => {
-      const refused = unacceptableBody(text)
+      const refused = unacceptableBody(text, info)
       return refused === undefined ? httpEffect : Effect.fail(refused)
     })
     : hasUndeclaredBody(request, info)

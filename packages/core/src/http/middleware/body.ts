@@ -39,12 +39,13 @@ const utf8 = new TextDecoder()
 
 /**
  * The fingerprint of a request body. JSON bodies are compared by value (key order and
- * white space do not matter), anything else byte for byte.
+ * white space do not matter), anything else byte for byte. `parsed` is the body's value where
+ * it was parsed already (`RequestInfo.parsedBody`).
  */
-export const canonicalFingerprint = (body: Uint8Array): string => {
+export const canonicalFingerprint = (body: Uint8Array, parsed?: { readonly value: unknown }): string => {
   let canonical: string | undefined
   try {
-    canonical = canonicalJson(JSON.parse(utf8.decode(body)))
+    canonical = canonicalJson(parsed === undefined ? JSON.parse(utf8.decode(body)) : parsed.value)
   } catch {
     // Not JSON (or nested too deep to walk): the bytes themselves are the request.
   }

@@ -243,7 +243,7 @@ export const layerIdempotentWrites = Layer.effect(
           key,
           method: request.method,
           path: new URL(request.url, "http://localhost").pathname,
-          fingerprint: canonicalFingerprint(new Uint8Array(body)),
+          fingerprint: canonicalFingerprint(new Uint8Array(body), (yield* CurrentRequest).parsedBody),
           plainAnswer: Context.get(endpoint.annotations, AnswerHoldsNoSecret)
         }
         const replay = (stored: StoredResponse) =>
