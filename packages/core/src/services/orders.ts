@@ -228,8 +228,10 @@ const IMPORT_BATCH = 1000
  */
 export class Orders extends Context.Service<Orders, {
   /**
-   * Checks and writes an order. Under a held idempotency key ({@link HeldKey}) the write waits
-   * for the request's answer and commits with it: nothing may read the order back before then.
+   * Checks and writes an order. Under an idempotency key ({@link HeldKey}) the order's read claims
+   * the key when it is not claimed yet (a key another request holds: nothing is written), and the
+   * write waits for the request's answer and commits with it: nothing may read the order back
+   * before then.
    */
   readonly record: (
     storeId: number,
