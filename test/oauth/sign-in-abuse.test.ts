@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto"
 import v8 from "node:v8"
 import vm from "node:vm"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { MAX_CONCURRENT_PASSWORD_HASHES } from "../../packages/core/src/services/oauth-sessions.js"
+import { FAILED_SIGN_IN_WINDOW_SECONDS, MAX_CONCURRENT_PASSWORD_HASHES } from "../../packages/core/src/services/oauth-sessions.js"
+import { adjustableClock } from "../support/clock.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { hiddenFields, pkce, startOAuthApp } from "./harness.js"
 
@@ -19,7 +20,13 @@ describe.each(databaseVariants())("sign-in abuse ($name database)", (variant) =>
 
   beforeAll(async () => {
     db = await variant.create()
-    app = startOAuthApp(db.config)
+    // The failure quotas count in fixed windows: the app's clock runs from at least five minutes
+    // before a window's end, so no window edge falls among a test's sign-ins (split across two
+    // windows, the failures would not reach a quota).
+    const windowMs = FAILED_SIGN_IN_WINDOW_SECONDS * 1000
+    const now = Date.now()
+    const start = windowMs - (now % windowMs) < 300_000 ? now - (now % windowMs) + windowMs + 1000 : now
+    app = startOAuthApp(db.config, {}, { clock: adjustableClock({ start, running: true }) })
     await app.ready()
     const client = await app.newClient()
     const query = new URLSearchParams({
