@@ -1,3 +1,5 @@
+import { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { batchRows, JsonText } from "../../packages/core/src/storage/batch-rows.js"
 import { startCommerceApp } from "../support/commerce.js"
@@ -17,26 +19,47 @@ describe.each(databaseVariants())("a batch's rows in a statement ($name database
     await db.cleanup()
   })
 
-  it("reach a large table through its index", async () => {
+  it("reach a large table through its index, in one statement text for every batch size", async () => {
     const { storeId } = await app.seedStore({ scopes: ["store:read"] })
     await app.query((sql) => sql`
       INSERT INTO idempotency_keys (store_id, idempotency_key, method, path, fingerprint, state, locked_until, expires_at)
       SELECT ${storeId}, 'key-' || i, 'POST', '/api/v3/orders', 'f', 'in_flight', now(), now() + interval '1 day'
       FROM generate_series(1, 20000) AS i`)
-    const rows = Array.from({ length: 12 }, (_, n) => ({ store_id: storeId, idempotency_key: `key-${n * 97 + 1}`, status: 201 }))
-    const plan = await app.query((sql) => sql<Record<string, string>>`
-      EXPLAIN UPDATE idempotency_keys AS k SET response_status = c.status
-      FROM ${batchRows(sql, rows, "store_id integer, idempotency_key text, status integer")} AS c
-      WHERE k.store_id = c.store_id AND k.idempotency_key = c.idempotency_key`)
-    const text = plan.map((line) => Object.values(line).join(" ")).join("\n")
-    expect(text).toMatch(/Index Scan using idempotency_keys_pkey/)
-    expect(text).not.toMatch(/Seq Scan on idempotency_keys/)
-
-    const updated = await app.query((sql) => sql<{ id: string }>`
+    const rowsOf = (count: number) =>
+      Array.from({ length: count }, (_, n) => ({ store_id: storeId, idempotency_key: `key-${n * 97 + 1}`, status: 201 }))
+    const update = (sql: SqlClient.SqlClient, rows: ReturnType<typeof rowsOf>) => sql`
       UPDATE idempotency_keys AS k SET response_status = c.status
       FROM ${batchRows(sql, rows, "store_id integer, idempotency_key text, status integer")} AS c
-      WHERE k.store_id = c.store_id AND k.idempotency_key = c.idempotency_key
-      RETURNING k.idempotency_key AS id`)
+      WHERE k.store_id = c.store_id AND k.idempotency_key = c.idempotency_key`
+    const planText = (lines: ReadonlyArray<Record<string, string>>) => lines.map((line) => Object.values(line).join(" ")).join("\n")
+    const rows = rowsOf(12)
+
+    const plan = await app.query((sql) => sql<Record<string, string>>`EXPLAIN ${update(sql, rows)}`)
+    expect(planText(plan)).toMatch(/Index Scan using idempotency_keys_pkey/)
+    expect(planText(plan)).not.toMatch(/Seq Scan on idempotency_keys/)
+
+    // A statement whose text changed with its batch's size would be prepared and planned again for
+    // each size on each connection, and never reach the plan the server keeps for a statement it
+    // runs often: its generic plan, made without the parameters' values. That plan must look up too.
+    const [compiled] = await app.query((sql) =>
+      Effect.succeed([{ one: update(sql, rowsOf(1)).compile(), twelve: update(sql, rows).compile() }])
+    )
+    const [text, params] = compiled?.twelve ?? ["", []]
+    expect(compiled?.one[0]).toBe(text)
+    const literal = (value: unknown) => `'${String(value).replaceAll("'", "''")}'`
+    const generic = await app.query((sql) =>
+      sql.withTransaction(Effect.gen(function*() {
+        yield* sql`SET LOCAL plan_cache_mode = force_generic_plan`
+        yield* sql.unsafe(`PREPARE batch_update AS ${text}`)
+        const lines = yield* sql.unsafe<Record<string, string>>(`EXPLAIN EXECUTE batch_update(${params.map(literal).join(", ")})`)
+        yield* sql`DEALLOCATE batch_update`
+        return lines
+      }))
+    )
+    expect(planText(generic)).toMatch(/Index Scan using idempotency_keys_pkey/)
+    expect(planText(generic)).not.toMatch(/Seq Scan on idempotency_keys/)
+
+    const updated = await app.query((sql) => sql<{ id: string }>`${update(sql, rows)} RETURNING k.idempotency_key AS id`)
     expect(updated.map((row) => row.id).sort()).toEqual(rows.map((row) => row.idempotency_key).sort())
   })
 

@@ -33,20 +33,22 @@ const documentOf = (rows: ReadonlyArray<Readonly<Record<string, unknown>>>): str
 }
 
 /**
- * A batch's rows as a relation for one statement: the rows travel as one JSON document (one
- * parameter, so statements differ only by the batch's size), read back with
- * `json_to_recordset` as `columns` (a column definition list such as `id integer, name text`).
+ * A batch's rows as a relation for one statement: the rows travel as one JSON document, read back
+ * with `json_to_recordset` as `columns` (a column definition list such as `id integer, name text`).
  * A {@link JsonText} value travels as the JSON it is.
  *
  * The LIMIT, the batch's own size, is for the planner: it takes a set-returning function for 100
  * rows, and joining 100 rows it prefers scanning a whole table (every idempotency key, every
- * product) to looking each row up by index. Told the true count, it looks them up.
+ * product) to looking each row up by index. The size is a parameter, not part of the text, so a
+ * statement has one text whatever its batch's size: a connection prepares it once, and the server
+ * soon keeps one generic plan for it (which takes a LIMIT it cannot see as a tenth of the rows)
+ * instead of planning every execution. With the size in the text, each size was a statement of
+ * its own, more than a connection's prepared statement cache holds, and PostgreSQL's CPU per
+ * idempotent order write was twice what it is now.
  */
 export const batchRows = (
   sql: SqlClient.SqlClient,
   rows: ReadonlyArray<Readonly<Record<string, unknown>>>,
   columns: string
 ): Statement.Fragment =>
-  sql`(SELECT * FROM json_to_recordset(${documentOf(rows)}::json) AS r(${sql.unsafe(columns)}) LIMIT ${
-    sql.unsafe(String(Math.max(1, rows.length)))
-  })`
+  sql`(SELECT * FROM json_to_recordset(${documentOf(rows)}::json) AS r(${sql.unsafe(columns)}) LIMIT ${Math.max(1, rows.length)})`
