@@ -34,7 +34,7 @@ describe("the embedded database's start", () => {
     expect(rows).toEqual([{ answer: 2 }])
   }, 60_000)
 
-  it("opening a new directory initialises it, keeps its data, and runs with 16 MB of shared buffers", async () => {
+  it("opening a new directory initialises it, keeps its data, and runs with 32 MB of shared buffers", async () => {
     const dir = freshDir()
     const shown = await query(dir, (sql) =>
       Effect.gen(function*() {
@@ -43,7 +43,7 @@ describe("the embedded database's start", () => {
         return yield* sql<{ shared_buffers: string }>`SHOW shared_buffers`
       }))
     expect(isInitialised(dir)).toBe(true)
-    expect(shown).toEqual([{ shared_buffers: "16MB" }])
+    expect(shown).toEqual([{ shared_buffers: "32MB" }])
     const kept = await query(dir, (sql) => sql<{ value: string }>`SELECT value FROM kept`)
     expect(kept).toEqual([{ value: "here" }])
   }, 60_000)
