@@ -45,14 +45,29 @@ describe.each(databaseVariants())("the statements of an order write ($name datab
     return { ...store, order }
   }
 
+  // POST /api/v3/orders with `shop`'s key, under `idempotencyKey` when given.
+  const postOrder = (shop: { readonly key: string }, body: unknown, idempotencyKey?: string) =>
+    app.call("POST", "/api/v3/orders", {
+      key: shop.key,
+      body,
+      headers: idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey }
+    })
+
+  // A new shop and one order of it, and a function that sends that order under `idempotencyKey`.
+  const orderUnderKey = async (storeOrderId: string, idempotencyKey: string) => {
+    const store = await seedShop()
+    const order = store.order(storeOrderId)
+    return { store, order, send: () => postOrder(store, order, idempotencyKey) }
+  }
+
   it("reads once and writes the order with its event in one statement", async () => {
     const store = await seedShop()
     const order = store.order("A-1")
     // The first request of a key fetches what later ones find in memory (the key, its quota).
-    expect((await app.call("POST", "/api/v3/orders", { key: store.key, body: order })).status).toBe(201)
+    expect((await postOrder(store, order)).status).toBe(201)
 
     recorder.clear()
-    const res = await app.call("POST", "/api/v3/orders", { key: store.key, body: order })
+    const res = await postOrder(store, order)
     expect(res.status).toBe(201)
     const statements = recorder.statements()
     const touchingOrders = statements.filter((text) => /\borders\b/.test(text))
@@ -65,11 +80,11 @@ describe.each(databaseVariants())("the statements of an order write ($name datab
 
   it("keeps an idempotent order's answer in the order's own statement", async () => {
     const store = await seedShop()
-    expect((await app.call("POST", "/api/v3/orders", { key: store.key, body: store.order("warm") })).status).toBe(201)
+    expect((await postOrder(store, store.order("warm"))).status).toBe(201)
 
     recorder.clear()
     const order = store.order("K-1")
-    const res = await app.call("POST", "/api/v3/orders", { key: store.key, body: order, headers: { "idempotency-key": "own-statement" } })
+    const res = await postOrder(store, order, "own-statement")
     expect(res.status).toBe(201)
     const statements = recorder.statements()
     // The read claims the key, then the order, its answer and its event go together: no
@@ -77,18 +92,14 @@ describe.each(databaseVariants())("the statements of an order write ($name datab
     expect(statements).toHaveLength(2)
     expect(statements[0]).toMatch(/INSERT INTO idempotency_keys[\s\S]*nextval/)
     expect(statements[1]).toMatch(/INSERT INTO orders[\s\S]*UPDATE idempotency_keys[\s\S]*INSERT INTO events/)
-    const replay = await app.call("POST", "/api/v3/orders", { key: store.key, body: order, headers: { "idempotency-key": "own-statement" } })
+    const replay = await postOrder(store, order, "own-statement")
     expect(replay.headers.get("idempotency-replay")).toBe("true")
     expect(replay.body).toEqual(res.body)
   })
 
   it("keeps an order's answer in plain, marked, where a webhook subscription's is sealed; start-up sealing leaves it so", async () => {
     const store = await seedShop(["webhooks:write"])
-    const order = await app.call("POST", "/api/v3/orders", {
-      key: store.key,
-      body: store.order("P-1"),
-      headers: { "idempotency-key": "plain-answer" }
-    })
+    const order = await postOrder(store, store.order("P-1"), "plain-answer")
     expect(order.status).toBe(201)
     const hook = await app.call("POST", "/api/v3/webhook-subscriptions", {
       key: store.key,
@@ -116,19 +127,13 @@ describe.each(databaseVariants())("the statements of an order write ($name datab
       )
     )
     expect(await kept()).toEqual(before)
-    const replay = await app.call("POST", "/api/v3/orders", {
-      key: store.key,
-      body: store.order("P-1"),
-      headers: { "idempotency-key": "plain-answer" }
-    })
+    const replay = await postOrder(store, store.order("P-1"), "plain-answer")
     expect(replay.headers.get("idempotency-replay")).toBe("true")
     expect(replay.body).toEqual(order.body)
   })
 
   it("writes one order for one key sent twice at once; the other answer replays it or says it is in flight", async () => {
-    const store = await seedShop()
-    const order = store.order("T-1")
-    const send = () => app.call("POST", "/api/v3/orders", { key: store.key, body: order, headers: { "idempotency-key": "twice" } })
+    const { store, send } = await orderUnderKey("T-1", "twice")
     const answers = await Promise.all([send(), send()])
     const written = answers.filter((answer) => answer.status === 201 && answer.headers.get("idempotency-replay") === null)
     expect(written).toHaveLength(1)
@@ -146,9 +151,7 @@ describe.each(databaseVariants())("the statements of an order write ($name datab
   })
 
   it("takes over a key whose retention ended in the read that claims it", async () => {
-    const store = await seedShop()
-    const order = store.order("E-1")
-    const send = () => app.call("POST", "/api/v3/orders", { key: store.key, body: order, headers: { "idempotency-key": "lapsed" } })
+    const { store, send } = await orderUnderKey("E-1", "lapsed")
     const first = await send()
     expect(first.status).toBe(201)
     await app.query((sql) => sql`
@@ -164,9 +167,7 @@ describe.each(databaseVariants())("the statements of an order write ($name datab
   })
 
   it("commits an order and its kept answer together, so a failed answer leaves no order to repeat", async () => {
-    const store = await seedShop()
-    const order = store.order("F-1")
-    const send = () => app.call("POST", "/api/v3/orders", { key: store.key, body: order, headers: { "idempotency-key": "refused-answer" } })
+    const { store, send } = await orderUnderKey("F-1", "refused-answer")
     const ordersOf = async () =>
       (await app.query((sql) => sql<{ id: number }>`
         SELECT id FROM orders WHERE store_id = ${store.storeId} AND store_order_id = 'F-1'`)).length
@@ -212,7 +213,7 @@ describe.each(databaseVariants())("the statements of an order write ($name datab
     })
     // Warm the keys' caches, so only order statements are counted.
     for (const shop of [withHook, other]) {
-      expect((await app.call("POST", "/api/v3/orders", { key: shop.key, body: shop.order("warm") })).status).toBe(201)
+      expect((await postOrder(shop, shop.order("warm"))).status).toBe(201)
     }
 
     recorder.clear()
