@@ -4,9 +4,11 @@
  * - Two baselines, measured in the same run before the first case and again after every case:
  *   (a) a bare node:http server answering a fixed small JSON body under plain node
  *   (bench/bare-fixed-server.mjs, the runtime's limit) and (b) the same-response server, also
- *   under plain node (bench/bare-server.mjs). A case's ratios are to the mean of the two rounds
- *   around it: the machine's speed drifts within a run, and a case is compared with the runtime
- *   as fast as it was then.
+ *   under plain node (bench/bare-server.mjs).
+ * - A case runs in slices, each between two slices of (a) (bench/paired.ts): the machine's speed
+ *   changes within half a minute, and a case is compared with the runtime as fast as it was then.
+ *   Its ratio to (a) is the median of its slices' ratios; its ratio to (b) is to the rounds
+ *   around it.
  * - A generator that cannot flatter: each round loads (a) from this thread and from two worker
  *   threads and takes the higher figure, and prints the server's and the generator's CPU time
  *   per wall second for both.
@@ -21,8 +23,9 @@
  * When `taskset` and two CPUs exist, each server's main thread (its JavaScript) runs on CPU 0 and
  * autocannon on CPU 1; a server's other threads (V8's collector helpers) may use either CPU, as
  * PostgreSQL's own processes do on the PostgreSQL leg.
- * Loopback only; every run is bounded. BENCH_SECONDS (10) per run, BENCH_WARMUP_SECONDS (2,
- * at most BENCH_SECONDS), BENCH_CONNECTIONS (50), BENCH_CASES (comma list; all by default),
+ * Loopback only; every run is bounded. BENCH_SECONDS (10) per run (a case's slices share it),
+ * BENCH_WARMUP_SECONDS (2, at most BENCH_SECONDS), BENCH_SLICES (5), BENCH_CONNECTIONS (50),
+ * BENCH_CASES (comma list; all by default),
  * BENCH_PROFILE_DIR (the signcraft servers run with --cpu-prof and write their profiles there).
  * With BENCH_SUMMARY_FILE set, the markdown summary is appended there too (bench/run.ts).
  * Exits non-zero only when something crashes; a figure below target is reported, not fatal.
@@ -34,6 +37,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { type CaseRequest, type LoadShape, type Measurement, measure } from "./load.js"
+import { median, measurePaired, type Paired } from "./paired.js"
 import {
   BUILT_SERVER,
   canPin,
@@ -56,6 +60,9 @@ import { STARTUP_TARGETS, type StartupTimings, timeStartups } from "./startup.js
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "10")
 const WARMUP_SECONDS = Math.min(SECONDS, Number(process.env.BENCH_WARMUP_SECONDS ?? "2"))
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? "50")
+// A case runs in BENCH_SLICES slices of BENCH_SECONDS together, each between two slices of (a).
+const SLICES = Math.max(1, Math.floor(Number(process.env.BENCH_SLICES ?? "5")))
+const SLICE_SECONDS = Math.max(1, Math.round(SECONDS / SLICES))
 const SELECTED = (process.env.BENCH_CASES ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "")
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR === undefined || process.env.BENCH_PROFILE_DIR === ""
   ? undefined
@@ -135,7 +142,8 @@ const selected = (name: string) => SELECTED.length === 0 || SELECTED.includes(na
 interface CaseResult {
   readonly leg: Leg
   readonly label: string
-  readonly measurement?: Measurement
+  /** The case's slices, and (a)'s between and around them. */
+  readonly paired?: Paired
   /** The baseline round just before the case; the one after it follows. */
   readonly round?: number
   readonly error?: string
@@ -225,6 +233,11 @@ const warmAndMeasure = async (pid: number | undefined, request: CaseRequest, wor
 const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : "-")
 const ratio = (value: number, base: number) => (base > 0 ? value / base : Number.NaN)
 
+// Each slice's req/s, and its ratio to the (a) slices around it.
+const slicesNote = (paired: Paired) =>
+  paired.slices.map((m, index) => `${fixed(m.rps, 0)} req/s (${fixed(paired.ratios[index] ?? Number.NaN, 3)})`).join(", ") +
+  `; (a) slices ${paired.bare.map((m) => fixed(m.rps, 0)).join(", ")} req/s`
+
 // How long a measurement waited for a quiet machine (see waitForQuietMachine).
 const quietNote = (settled: { readonly waitedMs: number; readonly quiet: boolean }) =>
   `machine ${settled.quiet ? "quiet" : "STILL BUSY"} after ${fixed(settled.waitedMs / 1000, 1)} s`
@@ -243,7 +256,8 @@ const runLeg = async (
   database: Record<string, string>,
   pin: boolean,
   receiverUrl: string,
-  baselineRound: (when: string) => Promise<number>
+  baselineRound: (when: string) => Promise<number>,
+  bareSlice: () => Promise<Measurement>
 ) => {
   const results: Array<CaseResult> = []
   const { server, base } = await startSigncraft(database, pin)
@@ -258,10 +272,12 @@ const runLeg = async (
         await checkOnce(httpCase.name, request, httpCase.status)
         // Like every baseline round, a case starts on a quiet machine (see waitForQuietMachine).
         const settled = await waitForQuietMachine()
-        const measurement = await warmAndMeasure(server.child.pid, request)
-        console.log(measurementLine(`${leg} ${httpCase.name}`, measurement), quietNote(settled))
+        if (WARMUP_SECONDS > 0) await measure(server.child.pid, request, shape(WARMUP_SECONDS))
+        const paired = await measurePaired(SLICES, bareSlice, () => measure(server.child.pid, request, shape(SLICE_SECONDS)))
+        console.log(measurementLine(`${leg} ${httpCase.name}`, paired.measurement), quietNote(settled))
+        console.log(`  ${SLICES} slices: ${slicesNote(paired)}`)
         const after = await baselineRound(`after ${leg} ${httpCase.name}`)
-        results.push({ leg, label: httpCase.label, measurement, round: after - 1, ...(target === undefined ? {} : { target }) })
+        results.push({ leg, label: httpCase.label, paired, round: after - 1, ...(target === undefined ? {} : { target }) })
       } catch (error) {
         // One case failing must not hide the others; the run still exits non-zero.
         console.error(`  ${leg} ${httpCase.name} FAILED: ${error instanceof Error ? error.message : String(error)}`)
@@ -319,38 +335,58 @@ const summaryMarkdown = (
 ): string => {
   const everyRound = baselines.bare.map((_, round) => round)
   const lines = [
-    `- HTTP: ${CONNECTIONS} connections, ${SECONDS} s per case after ${WARMUP_SECONDS} s warm-up, loopback, ${cpus().length} CPUs.`,
-    `- (a) = bare node:http answering fixed JSON under plain node, measured before the first case and after every case, each round the higher of one autocannon thread and ${EXTRA_WORKERS} workers;`,
-    "  (b) = the same-response server under plain node, likewise. A case's ratios are to the mean of the rounds just before and after it (the machine's speed drifts within a run).",
+    `- HTTP: ${CONNECTIONS} connections, loopback, ${cpus().length} CPUs. A case: ${WARMUP_SECONDS} s warm-up, then ${SLICES} slices of ${SLICE_SECONDS} s, each between two ${SLICE_SECONDS} s slices of (a) (A C A C … C A).`,
+    "- Ratio to (a) = the median of the case's slices, each slice's req/s ÷ the mean of the (a) slices just before and after it: this VM's speed changes within half a minute, so a case is compared with (a) measured seconds away. CPU ratio to (a) = likewise, (a)'s CPU µs per request ÷ the slice's: the same comparison by cost.",
+    `- (a) = bare node:http answering fixed JSON under plain node; (b) = the same-response server under plain node. Full rounds of both (${SECONDS} s each after ${WARMUP_SECONDS} s warm-up) run before the first case and after every case; a case's ratio to (b) is to the mean of the rounds around it. Each round loads (a) from one autocannon thread and from ${EXTRA_WORKERS} workers and keeps the higher figure; (a)'s slices use the generator that won the round before.`,
     `- Load generator: ${generatorVerdict}; at most ${
-      fixed(Math.max(0, ...cases.flatMap((c) => (c.measurement === undefined ? [] : [c.measurement.generatorCores]))), 2)
+      fixed(Math.max(0, ...cases.flatMap((c) => (c.paired === undefined ? [] : [c.paired.measurement.generatorCores]))), 2)
     } cores during the signcraft cases.`,
-    "- CPU ratio = (a)'s CPU µs per request ÷ the case's: the same comparison by cost, which other work on the machine disturbs less.",
     "",
-    "| database | case | req/s | p50 ms | p99 ms | CPU µs/req | (a) around it, req/s | ratio to (a) | ratio to (b) | CPU ratio to (a) | target (a) | verdict |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+    "| database | case | req/s | p50 ms | p99 ms | CPU µs/req | (a) around it, req/s | ratio to (a) | slices' ratios to (a) | ratio to (b) | CPU ratio to (a) | target (a) | verdict |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|"
   ]
-  const row = (database: string, label: string, m: Measurement, reference: Reference, target?: number) => {
-    const toBare = ratio(m.rps, reference.bare)
-    const verdict = target === undefined ? "" : toBare >= target ? "PASS" : "BELOW"
+  interface Compared {
+    readonly bare: number
+    readonly toBare: number
+    readonly slices: string
+    readonly toSame: number
+    readonly cpuRatio: number
+  }
+  const row = (database: string, label: string, m: Measurement, compared: Compared, target?: number) => {
+    const verdict = target === undefined ? "" : compared.toBare >= target ? "PASS" : "BELOW"
     return `| ${database} | ${label} | ${fixed(m.rps, 0)} | ${fixed(m.p50, 1)} | ${fixed(m.p99, 1)} | ${fixed(m.cpuUsPerRequest, 0)} | ${
-      fixed(reference.bare, 0)
-    } | ${fixed(toBare, 3)} | ${fixed(ratio(m.rps, reference.same), 3)} | ${fixed(ratio(reference.bareCpu, m.cpuUsPerRequest), 3)} | ${
+      fixed(compared.bare, 0)
+    } | ${fixed(compared.toBare, 3)} | ${compared.slices} | ${fixed(compared.toSame, 3)} | ${fixed(compared.cpuRatio, 3)} | ${
       target === undefined ? "" : `≥ ${target}`
     } | ${verdict} |`
   }
   // The baselines' own rows: each against the whole run's mean, to show how far the machine drifted.
   const runMean = referenceOf(baselines, everyRound)
+  const againstRunMean = (m: Measurement): Compared => ({
+    bare: runMean.bare,
+    toBare: ratio(m.rps, runMean.bare),
+    slices: "",
+    toSame: ratio(m.rps, runMean.same),
+    cpuRatio: ratio(runMean.bareCpu, m.cpuUsPerRequest)
+  })
   for (const [round, b] of baselines.bare.entries()) {
     const generator = b.workers === 1 ? "1 autocannon thread" : `${b.workers} autocannon workers`
-    lines.push(row("-", `(a) bare node:http, round ${round + 1} (${generator})`, b.measurement, runMean))
+    lines.push(row("-", `(a) bare node:http, round ${round + 1} (${generator})`, b.measurement, againstRunMean(b.measurement)))
   }
-  for (const [round, m] of baselines.same.entries()) lines.push(row("-", `(b) same response, round ${round + 1}`, m, runMean))
+  for (const [round, m] of baselines.same.entries()) lines.push(row("-", `(b) same response, round ${round + 1}`, m, againstRunMean(m)))
   for (const result of cases) {
-    if (result.measurement === undefined || result.round === undefined) {
-      lines.push(`| ${result.leg} | ${result.label} | FAILED | | | | | | | | ${result.target === undefined ? "" : `≥ ${result.target}`} | FAILED |`)
+    if (result.paired === undefined || result.round === undefined) {
+      lines.push(`| ${result.leg} | ${result.label} | FAILED | | | | | | | | | ${result.target === undefined ? "" : `≥ ${result.target}`} | FAILED |`)
     } else {
-      lines.push(row(result.leg, result.label, result.measurement, referenceOf(baselines, [result.round, result.round + 1]), result.target))
+      const { measurement, bare, ratios, cpuRatios } = result.paired
+      const compared: Compared = {
+        bare: mean(bare.map((m) => m.rps)),
+        toBare: median(ratios),
+        slices: ratios.map((r) => fixed(r, 3)).join(" "),
+        toSame: ratio(measurement.rps, referenceOf(baselines, [result.round, result.round + 1]).same),
+        cpuRatio: median(cpuRatios)
+      }
+      lines.push(row(result.leg, result.label, measurement, compared, result.target))
     }
   }
   lines.push("", "| database | server peak RSS | target |", "|---|---:|---|")
@@ -444,20 +480,28 @@ const main = async () => {
 
   await baselineRound("before the first case")
 
+  // A slice of (a) between a case's slices, from the generator that won the latest round, on a
+  // quiet machine: work a case slice leaves behind would slow (a) and so raise the case's ratio.
+  const bareSlice = async () => {
+    await waitForQuietMachine()
+    const workers = bare.at(-1)?.workers === EXTRA_WORKERS ? EXTRA_WORKERS : 0
+    return measure(bareA.server.child.pid, bareA.request, shape(SLICE_SECONDS, workers))
+  }
+
   const cases: Array<CaseResult> = []
   const legs: Array<LegResult> = []
   const anyHttpCase = CASES.some((c) => selected(c.name))
   if (anyHttpCase) {
     const dataDir = mkdtempSync(join(tmpdir(), "signcraft-bench-"))
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }))
-    const embedded = await runLeg("embedded", { DATA_DIR: dataDir, DATABASE_URL: "" }, pin, receiverUrl, baselineRound)
+    const embedded = await runLeg("embedded", { DATA_DIR: dataDir, DATABASE_URL: "" }, pin, receiverUrl, baselineRound, bareSlice)
     cases.push(...embedded.results)
     legs.push(embedded.leg)
     const adminUrl = process.env.DATABASE_URL
     if (adminUrl !== undefined && adminUrl !== "") {
       const database = await createThrowawayDatabase(adminUrl)
       try {
-        const postgres = await runLeg("postgres", { DATABASE_URL: database.url }, pin, receiverUrl, baselineRound)
+        const postgres = await runLeg("postgres", { DATABASE_URL: database.url }, pin, receiverUrl, baselineRound, bareSlice)
         cases.push(...postgres.results)
         legs.push(postgres.leg)
       } finally {
@@ -478,7 +522,11 @@ const main = async () => {
   const summary = summaryMarkdown({ bare, same }, cases, legs, startup, generatorVerdict)
   console.log(`\n${summary}`)
   appendSummary(summary)
-  const failed = [...bare.map((b) => b.measurement), ...same, ...cases.flatMap((c) => (c.measurement === undefined ? [] : [c.measurement]))]
+  const failed = [
+    ...bare.map((b) => b.measurement),
+    ...same,
+    ...cases.flatMap((c) => (c.paired === undefined ? [] : [c.paired.measurement, ...c.paired.bare]))
+  ]
     .reduce((sum, m) => sum + m.failures, 0)
   if (failed > 0) console.log(`\nwarning: ${failed} requests failed or were not 2xx; the figures are suspect`)
   console.log(`\nhttp bench: done in ${((Date.now() - startedAt) / 1000).toFixed(0)} s`)

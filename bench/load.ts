@@ -39,6 +39,8 @@ export interface Measurement {
   readonly serverCores: number
   /** The load generator's (this process's, worker threads included) CPU time per wall second. */
   readonly generatorCores: number
+  /** The run's wall-clock length, in µs. */
+  readonly wallMicros: number
   /** The 1-minute load average when the run ended: other work on the machine skews figures. */
   readonly load: number
 }
@@ -74,6 +76,7 @@ export const measure = async (pid: number | undefined, request: CaseRequest, sha
     cpuUsPerRequest: requests > 0 ? serverMicros / requests : 0,
     serverCores: wallMicros > 0 ? serverMicros / wallMicros : 0,
     generatorCores: wallMicros > 0 ? (generator.user + generator.system) / wallMicros : 0,
+    wallMicros,
     load: loadavg()[0] ?? 0
   }
 }

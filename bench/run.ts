@@ -10,7 +10,8 @@
  * BENCH_CASES (comma list) picks what runs: the HTTP cases of bench/http.ts (stores-me,
  * pricing-read, customiser-list, order-write, storefront-design, startup; its baselines always
  * run) and pricing-validate, analytics, webhooks. BENCH_SECONDS (10) is the length of each HTTP
- * run and of the webhook delay run; BENCH_CONNECTIONS (50). Exits non-zero only when a benchmark
+ * run and of the webhook delay run; BENCH_SLICES (5) how many slices an HTTP case runs in, each
+ * between two slices of the bare server; BENCH_CONNECTIONS (50). Exits non-zero only when a benchmark
  * crashes; a figure below its target is reported, not fatal.
  */
 import { spawn } from "node:child_process"
