@@ -37,7 +37,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { type CaseRequest, type LoadShape, type Measurement, measure } from "./load.js"
-import { median, measurePaired, type Paired } from "./paired.js"
+import { median, measurePaired, type Paired, ratio } from "./paired.js"
 import {
   BUILT_SERVER,
   canPin,
@@ -225,13 +225,16 @@ const createThrowawayDatabase = async (adminUrl: string): Promise<{ url: string;
 
 const shape = (seconds: number, workers = 0): LoadShape => ({ seconds, connections: CONNECTIONS, workers })
 
-const warmAndMeasure = async (pid: number | undefined, request: CaseRequest, workers = 0) => {
+const warmUp = async (pid: number | undefined, request: CaseRequest, workers = 0) => {
   if (WARMUP_SECONDS > 0) await measure(pid, request, shape(WARMUP_SECONDS, workers))
+}
+
+const warmAndMeasure = async (pid: number | undefined, request: CaseRequest, workers = 0) => {
+  await warmUp(pid, request, workers)
   return measure(pid, request, shape(SECONDS, workers))
 }
 
 const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : "-")
-const ratio = (value: number, base: number) => (base > 0 ? value / base : Number.NaN)
 
 // Each slice's req/s, and its ratio to the (a) slices around it.
 const slicesNote = (paired: Paired) =>
@@ -272,7 +275,7 @@ const runLeg = async (
         await checkOnce(httpCase.name, request, httpCase.status)
         // Like every baseline round, a case starts on a quiet machine (see waitForQuietMachine).
         const settled = await waitForQuietMachine()
-        if (WARMUP_SECONDS > 0) await measure(server.child.pid, request, shape(WARMUP_SECONDS))
+        await warmUp(server.child.pid, request)
         const paired = await measurePaired(SLICES, bareSlice, () => measure(server.child.pid, request, shape(SLICE_SECONDS)))
         console.log(measurementLine(`${leg} ${httpCase.name}`, paired.measurement), quietNote(settled))
         console.log(`  ${SLICES} slices: ${slicesNote(paired)}`)

@@ -57,6 +57,9 @@ export const combineSlices = (slices: ReadonlyArray<Measurement>): Measurement =
 
 const mean2 = (a: number, b: number) => (a + b) / 2
 
+/** `value` ÷ `base`, or NaN when there is no base to compare with. */
+export const ratio = (value: number, base: number): number => (base > 0 ? value / base : Number.NaN)
+
 /** Runs A C A C … C A with `count` case slices, and pairs each case slice with its neighbours. */
 export const measurePaired = async (
   count: number,
@@ -84,12 +87,9 @@ export const pairSlices = (slices: ReadonlyArray<Measurement>, bare: ReadonlyArr
     measurement: combineSlices(slices),
     slices,
     bare,
-    ratios: pairs.map(({ slice, before, after }) => {
-      const reference = mean2(before.rps, after.rps)
-      return reference > 0 ? slice.rps / reference : Number.NaN
-    }),
+    ratios: pairs.map(({ slice, before, after }) => ratio(slice.rps, mean2(before.rps, after.rps))),
     cpuRatios: pairs.map(({ slice, before, after }) =>
-      slice.cpuUsPerRequest > 0 ? mean2(before.cpuUsPerRequest, after.cpuUsPerRequest) / slice.cpuUsPerRequest : Number.NaN
+      ratio(mean2(before.cpuUsPerRequest, after.cpuUsPerRequest), slice.cpuUsPerRequest)
     )
   }
 }
