@@ -46,11 +46,14 @@ export interface ServerChild {
 
 /**
  * Moves a started server's main thread (its JavaScript) to CPU 0. Only that thread: the threads
- * it started before (V8's collector helpers) stay free to use either CPU, as a PostgreSQL
- * server's own processes do. Threads started later inherit CPU 0.
+ * it started before (V8's collector helpers) are let use either CPU, as a PostgreSQL server's own
+ * processes do. They would otherwise keep the CPU of the process that started the server, which
+ * is CPU 1 once the load generator has moved there. Threads started later inherit CPU 0.
  */
 export const pinMainThreadToCpu0 = (pid: number | undefined): void => {
-  if (pid !== undefined) spawnSync("taskset", ["-cp", "0", String(pid)], { stdio: "ignore" })
+  if (pid === undefined) return
+  spawnSync("taskset", ["-a", "-cp", "0,1", String(pid)], { stdio: "ignore" })
+  spawnSync("taskset", ["-cp", "0", String(pid)], { stdio: "ignore" })
 }
 
 /** Starts `node <args>` with `env`; its stdout goes to /dev/null. */
