@@ -189,7 +189,7 @@ const startSigncraft = async (database: Record<string, string>, pin: boolean) =>
   // BENCH_PROFILE_DIR: each signcraft server writes a V8 CPU profile there when it stops.
   const profile = PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`]
   // What `npm start` runs once built, with its heap flags (packages/server/bin/signcraft.js).
-  const server = spawnServer([...profile, ...serverNodeFlags(process.env.NODE_OPTIONS, database.DATABASE_URL ?? ""), BUILT_SERVER, "serve"], {
+  const server = spawnServer([...profile, ...serverNodeFlags(), BUILT_SERVER, "serve"], {
     PORT: String(port),
     HOST: "127.0.0.1",
     BASE_URL: base,

@@ -25,18 +25,12 @@ describe("the signcraft bin in a checkout", () => {
 describe("the server's heap flags", () => {
   it("bound the old and young generations", async () => {
     const { serverNodeFlags } = await import("../bin/node-flags.js")
-    expect(serverNodeFlags("", "")).toEqual(["--max-old-space-size=256", "--max-semi-space-size=8"])
-  })
-
-  it("give the young generation 32 MB semi-spaces on PostgreSQL", async () => {
-    const { serverNodeFlags } = await import("../bin/node-flags.js")
-    expect(serverNodeFlags("", "postgres://127.0.0.1/signcraft")).toEqual(["--max-old-space-size=256", "--max-semi-space-size=32"])
+    expect(serverNodeFlags("")).toEqual(["--max-old-space-size=256", "--max-semi-space-size=8"])
   })
 
   it("leave a heap size NODE_OPTIONS sets to NODE_OPTIONS", async () => {
     const { serverNodeFlags } = await import("../bin/node-flags.js")
-    expect(serverNodeFlags("--max-old-space-size=2048", "")).toEqual(["--max-semi-space-size=8"])
-    expect(serverNodeFlags("--max-semi-space-size=4", "postgres://127.0.0.1/signcraft")).toEqual(["--max-old-space-size=256"])
+    expect(serverNodeFlags("--max-old-space-size=2048")).toEqual(["--max-semi-space-size=8"])
   })
 
   it("reach the server the bin starts", () => {
