@@ -1,10 +1,11 @@
 import { PGlite } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer } from "effect"
+import { type Duration, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { mkdirSync } from "node:fs"
 import { initialiseInChild, isInitialised } from "./embedded-initdb.js"
+import { layerEmbeddedStatistics, STATISTICS_CHECK_INTERVAL } from "./embedded-statistics.js"
 import { openPgliteConnection } from "./pglite-wire.js"
 
 // PostgreSQL's default of 128 MB of shared buffers lives in PGlite's heap for the process's life.
@@ -20,10 +21,12 @@ export type EmbeddedLocation = { readonly dataDir: string } | "memory"
 
 /**
  * A `SqlClient` over an embedded PGlite database, through the production PostgreSQL
- * driver: the same SQL, parsers and migrations as `DATABASE_URL` mode.
+ * driver: the same SQL, parsers and migrations as `DATABASE_URL` mode. Its planner statistics
+ * are kept current every `statisticsInterval` (embedded-statistics.ts).
  */
 export const layerEmbedded = (
-  location: EmbeddedLocation
+  location: EmbeddedLocation,
+  statisticsInterval: Duration.Input = STATISTICS_CHECK_INTERVAL
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
   Layer.unwrap(
     Effect.gen(function*() {
@@ -47,6 +50,6 @@ export const layerEmbedded = (
         database: "postgres",
         // PGlite is a single backend: one connection, one statement at a time.
         maxConnections: 1
-      })
+      }).pipe((client) => Layer.provideMerge(layerEmbeddedStatistics(statisticsInterval), client))
     })
   )
