@@ -1,8 +1,9 @@
-import { Effect, ManagedRuntime } from "effect"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterEach, describe, expect, it } from "vitest"
 import { analyzeStaleTables } from "../../packages/core/src/storage/embedded-statistics.js"
 import { layerEmbedded } from "../../packages/core/src/storage/embedded.js"
+import { statementRecorder } from "../support/statements.js"
 
 type Sql = SqlClient.SqlClient
 
@@ -28,8 +29,8 @@ describe("the embedded database's planner statistics", () => {
   afterEach(async () => {
     await Promise.all(runtimes.splice(0).map((runtime) => runtime.dispose()))
   })
-  const open = (interval: `${number} seconds` | `${number} hours`) => {
-    const runtime = ManagedRuntime.make(layerEmbedded("memory", interval))
+  const open = (interval: `${number} seconds` | `${number} hours`, tracer: Layer.Layer<never> = Layer.empty) => {
+    const runtime = ManagedRuntime.make(layerEmbedded("memory", interval).pipe(Layer.provide(tracer)))
     runtimes.push(runtime)
     return <A>(statement: (sql: Sql) => Effect.Effect<A, unknown>) => runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, statement))
   }
@@ -50,8 +51,11 @@ describe("the embedded database's planner statistics", () => {
     expect(await run(analyzeStaleTables)).toEqual(["public.few"])
   })
 
-  it("runs by itself while the database is open", async () => {
-    const run = open("0.2 seconds")
+  it("runs by itself while the database is open, and makes no spans", async () => {
+    // The pass is housekeeping: a trace of the app (or a test counting a request's statements)
+    // must not see it.
+    const recorder = statementRecorder()
+    const run = open("0.2 seconds", recorder.layer)
     await run((sql) => sql`CREATE TABLE busy (id serial PRIMARY KEY, k text)`)
     await run((sql) => insertRows(sql, "busy", 1000))
     // Bounded: 100 looks 0.1 s apart.
@@ -61,5 +65,6 @@ describe("the embedded database's planner statistics", () => {
       analyzed = await run((sql) => lastAnalyzed(sql, "busy"))
     }
     expect(analyzed).not.toBeNull()
+    expect(recorder.statements().filter((text) => /ANALYZE|pg_stat_user_tables/.test(text))).toEqual([])
   })
 })

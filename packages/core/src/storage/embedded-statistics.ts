@@ -44,8 +44,10 @@ export const layerEmbeddedStatistics = (interval: Duration.Input = STATISTICS_CH
   Layer.effectDiscard(
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      // Housekeeping, not work anyone asked for: its statements make no spans.
       const pass = analyzeStaleTables(sql).pipe(
-        Effect.catchCause((cause) => Effect.logWarning(`embedded database statistics pass failed: ${Cause.pretty(cause)}`))
+        Effect.catchCause((cause) => Effect.logWarning(`embedded database statistics pass failed: ${Cause.pretty(cause)}`)),
+        Effect.withTracerEnabled(false)
       )
       yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(interval), pass)))
     })
