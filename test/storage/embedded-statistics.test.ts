@@ -51,6 +51,20 @@ describe("the embedded database's planner statistics", () => {
     expect(await run(analyzeStaleTables)).toEqual(["public.few"])
   })
 
+  it("samples at a statistics target of 10, so the sample stays small in PGlite's memory", async () => {
+    const run = open("24 hours")
+    await run((sql) => sql`CREATE TABLE wide (id serial PRIMARY KEY, k text)`)
+    await run((sql) => insertRows(sql, "wide", 2000))
+    expect(await run(analyzeStaleTables)).toEqual(["public.wide"])
+    // A histogram has at most target + 1 bounds: 101 at PostgreSQL's default target.
+    const bounds = await run((sql) =>
+      sql<{ bounds: number }>`SELECT array_length(histogram_bounds::text::text[], 1) AS bounds FROM pg_stats WHERE tablename = 'wide' AND attname = 'k'`
+    )
+    expect(bounds[0]?.bounds).toBe(11)
+    // The target was the pass's own: the session's is PostgreSQL's default still.
+    expect(await run((sql) => sql<{ default_statistics_target: string }>`SHOW default_statistics_target`)).toEqual([{ default_statistics_target: "100" }])
+  })
+
   it("runs by itself while the database is open, and makes no spans", async () => {
     // The pass is housekeeping: a trace of the app (or a test counting a request's statements)
     // must not see it.

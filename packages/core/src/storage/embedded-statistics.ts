@@ -8,6 +8,13 @@ import { decodeRows } from "./rows.js"
 const THRESHOLD_ROWS = 50
 const SCALE_FACTOR = 0.1
 
+// The statistics target of this pass's ANALYZE: it samples 300 rows per unit, and the sample
+// lives in PGlite's memory, which never shrinks. At PostgreSQL's default of 100 (30,000 rows,
+// about 45 MB of order events) the embedded server's peak grew by about 70 MB; 10 samples 3,000
+// rows, enough to tell an index scan from a whole-table scan, and holds the one backend a tenth
+// as long.
+const STATISTICS_TARGET = 10
+
 /** How often the embedded database looks for tables whose statistics are stale. */
 export const STATISTICS_CHECK_INTERVAL = Duration.seconds(2)
 
@@ -27,7 +34,12 @@ export const analyzeStaleTables = (sql: SqlClient.SqlClient): Effect.Effect<Read
     Effect.flatMap(staleTables),
     Effect.flatMap((tables) => {
       const names = tables.map((table) => table.name)
-      return names.length === 0 ? Effect.succeed(names) : Effect.as(sql.unsafe(`ANALYZE ${names.join(", ")}`), names)
+      if (names.length === 0) return Effect.succeed(names)
+      const analyze = Effect.andThen(
+        sql.unsafe(`SET LOCAL default_statistics_target = ${STATISTICS_TARGET}`),
+        sql.unsafe(`ANALYZE ${names.join(", ")}`)
+      )
+      return Effect.as(sql.withTransaction(analyze), names)
     }),
     Effect.orDie
   )
