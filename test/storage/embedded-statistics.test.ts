@@ -1,4 +1,4 @@
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { type Duration, Effect, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterEach, describe, expect, it } from "vitest"
 import { analyzeStaleTables } from "../../packages/core/src/storage/embedded-statistics.js"
@@ -29,7 +29,7 @@ describe("the embedded database's planner statistics", () => {
   afterEach(async () => {
     await Promise.all(runtimes.splice(0).map((runtime) => runtime.dispose()))
   })
-  const open = (interval: `${number} seconds` | `${number} hours`, tracer: Layer.Layer<never> = Layer.empty) => {
+  const open = (interval: Duration.Input, tracer: Layer.Layer<never> = Layer.empty) => {
     const runtime = ManagedRuntime.make(layerEmbedded("memory", interval).pipe(Layer.provide(tracer)))
     runtimes.push(runtime)
     return <A>(statement: (sql: Sql) => Effect.Effect<A, unknown>) => runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, statement))
