@@ -34,6 +34,17 @@ describe.each(databaseVariants())("the fast reads ($name database)", (variant) =
   const fastGet = (path: string, key: string, headers: Record<string, string> = {}) =>
     fast("GET", path, { authorization: `Bearer ${key}`, ...headers }, "unknown")
   const slowGet = (path: string, key: string, headers: Record<string, string> = {}) => app.call("GET", path, { key, headers })
+  // The full path's answer, then the fast path's at once. The full path verifies the key, which
+  // the fast path then trusts for a second (credentials.ts): on a loaded machine that second can
+  // pass before the fast read, so the pair is taken again (at most 5 times) until the fast path
+  // holds the key.
+  const slowThenFast = async (path: string, key: string, headers: Record<string, string> = {}) => {
+    for (let attempt = 1; ; attempt += 1) {
+      const slow = await slowGet(path, key, headers)
+      const answer = fastGet(path, key, headers)
+      if (answer !== undefined || attempt === 5) return { slow, fast: answer }
+    }
+  }
 
   // Everything but what differs per request by design: the request id and the quota left.
   const comparable = (status: number, headers: Iterable<readonly [string, string]>, body: unknown) => {
@@ -52,26 +63,25 @@ describe.each(databaseVariants())("the fast reads ($name database)", (variant) =
     const mePath = "/api/v3/stores/me"
     const pricingPath = `/api/v3/customisers/${s.customiserId}/pricing`
     // The full path verifies the key and caches the document; from then on the fast reads hold them.
-    const slowMe = await slowGet(mePath, s.key)
-    const slowPricing = await slowGet(pricingPath, s.key)
-    const fastMe = fastGet(mePath, s.key)
-    const fastPricing = fastGet(pricingPath, s.key)
+    const { slow: slowMe, fast: fastMe } = await slowThenFast(mePath, s.key)
+    const { slow: slowPricing, fast: fastPricing } = await slowThenFast(pricingPath, s.key)
     expect(fastMe).toBeDefined()
     expect(fastPricing).toBeDefined()
     expect(ofFast(fastMe as FastAnswer)).toEqual(ofSlow(slowMe))
     expect(ofFast(fastPricing as FastAnswer)).toEqual(ofSlow(slowPricing))
     // If-None-Match: the same 304.
     const etag = slowPricing.headers.get("etag") ?? ""
-    const fastNotModified = fastGet(pricingPath, s.key, { "if-none-match": etag })
-    expect(fastNotModified?.status).toBe(304)
-    expect(ofFast(fastNotModified as FastAnswer)).toEqual(ofSlow(await slowGet(pricingPath, s.key, { "if-none-match": etag })))
+    const notModified = await slowThenFast(pricingPath, s.key, { "if-none-match": etag })
+    expect(notModified.fast?.status).toBe(304)
+    expect(ofFast(notModified.fast as FastAnswer)).toEqual(ofSlow(notModified.slow))
   })
 
   it("spend one token of the key per answer and tell what is left, as the full path does", async () => {
     const s = await seed()
-    await slowGet("/api/v3/stores/me", s.key)
+    const primed = await slowThenFast("/api/v3/stores/me", s.key)
+    expect(primed.fast).toBeDefined()
     const left = (value: string | undefined | null) => Number(/r=(\d+)/.exec(value ?? "")?.[1])
-    const first = left(fastGet("/api/v3/stores/me", s.key)?.headers.ratelimit)
+    const first = left(primed.fast?.headers.ratelimit)
     const second = left(fastGet("/api/v3/stores/me", s.key)?.headers.ratelimit)
     const third = left((await slowGet("/api/v3/stores/me", s.key)).headers.get("ratelimit"))
     expect(second).toBe(first - 1)
@@ -80,7 +90,7 @@ describe.each(databaseVariants())("the fast reads ($name database)", (variant) =
 
   it("log the same line as the full path", async () => {
     const s = await seed()
-    await slowGet("/api/v3/stores/me", s.key)
+    expect((await slowThenFast("/api/v3/stores/me", s.key)).fast).toBeDefined()
     lines.length = 0
     const answer = fastGet("/api/v3/stores/me", s.key)
     expect(lines).toEqual([
@@ -102,11 +112,11 @@ describe.each(databaseVariants())("the fast reads ($name database)", (variant) =
     // A key not yet verified in this process, a document not yet cached.
     expect(fastGet("/api/v3/stores/me", s.key)).toBeUndefined()
     expect(fastGet(pricingPath, s.key)).toBeUndefined()
-    await slowGet("/api/v3/stores/me", s.key)
     await slowGet(pricingPath, s.key)
     await slowGet("/api/v3/stores/me", narrow.key)
     await slowGet("/api/v3/stores/me", stranger.key)
-    const before = fastGet("/api/v3/stores/me", s.key)?.headers.ratelimit
+    const before = (await slowThenFast("/api/v3/stores/me", s.key)).fast?.headers.ratelimit
+    expect(before).toBeDefined()
     const passed: Array<FastAnswer | undefined> = [
       // A scope the key lacks (the full path answers 403), another Store's customiser (404).
       fastGet(pricingPath, narrow.key),
@@ -130,8 +140,7 @@ describe.each(databaseVariants())("the fast reads ($name database)", (variant) =
   it("never serve a document its write replaced", async () => {
     const s = await seed(["pricing:read", "pricing:write"])
     const pricingPath = `/api/v3/customisers/${s.customiserId}/pricing`
-    await slowGet(pricingPath, s.key)
-    expect(fastGet(pricingPath, s.key)).toBeDefined()
+    expect((await slowThenFast(pricingPath, s.key)).fast).toBeDefined()
     const content = simpleLetterContent()
     // Not ASCII, so the answer's bytes are UTF-8 of more than one byte per character.
     const renamed = { ...content, sizes: content.sizes.map((size, index) => (index === 0 ? { ...size, name: "Renommé ✓" } : size)) }
@@ -150,9 +159,8 @@ describe.each(databaseVariants())("the fast reads ($name database)", (variant) =
     expect(JSON.parse(textOf(held)).data.sizes[0].name).toBe("Renommé ✓")
     // Byte for byte the full path's answer (with this answer's request id), read after read: the
     // later ones send the document as encoded for the first.
-    const slow = await slowGet(pricingPath, s.key)
-    for (const _read of [1, 2, 3]) {
-      const answer = fastGet(pricingPath, s.key)
+    const { slow, fast: first } = await slowThenFast(pricingPath, s.key)
+    for (const answer of [first, fastGet(pricingPath, s.key), fastGet(pricingPath, s.key)]) {
       const requestId = JSON.parse(textOf(answer)).meta.request_id
       const expected = JSON.stringify({ ...slow.body, meta: { ...slow.body.meta, request_id: requestId } })
       expect(Buffer.from(answer?.body ?? "")).toEqual(Buffer.from(expected, "utf8"))
