@@ -6,7 +6,7 @@ import type { SqlError } from "effect/sql/SqlError"
 import { mkdirSync } from "node:fs"
 import { initialiseInChild, isInitialised } from "./embedded-initdb.js"
 import { openPgliteConnection } from "./pglite-wire.js"
-import { layerPlannerStatistics, STATISTICS_CHECK_INTERVAL } from "./planner-statistics.js"
+import { layerPlannerStatistics } from "./planner-statistics.js"
 
 // PostgreSQL's default of 128 MB of shared buffers lives in PGlite's heap for the process's life.
 // 16 MB was too few for sustained order writes: pages evicted were read back through PGlite's file
@@ -33,7 +33,7 @@ export type EmbeddedLocation = { readonly dataDir: string } | "memory"
  */
 export const layerEmbedded = (
   location: EmbeddedLocation,
-  statisticsInterval: Duration.Input = STATISTICS_CHECK_INTERVAL
+  statisticsInterval?: Duration.Input
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
   Layer.unwrap(
     Effect.gen(function*() {

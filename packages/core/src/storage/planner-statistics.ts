@@ -8,8 +8,8 @@ import { decodeRows } from "./rows.js"
 const THRESHOLD_ROWS = 50
 const SCALE_FACTOR = 0.1
 
-/** How often a database is checked for tables whose statistics are stale. */
-export const STATISTICS_CHECK_INTERVAL = Duration.seconds(2)
+// How often a database is checked for tables whose statistics are stale, unless told otherwise.
+const STATISTICS_CHECK_INTERVAL = Duration.seconds(2)
 
 const StaleTable = Schema.Struct({ name: Schema.String })
 const staleTables = decodeRows(StaleTable)

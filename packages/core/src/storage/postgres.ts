@@ -2,7 +2,7 @@ import { PgClient } from "@effect/sql-pg"
 import { type Duration, Layer, Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-import { layerPlannerStatistics, STATISTICS_CHECK_INTERVAL } from "./planner-statistics.js"
+import { layerPlannerStatistics } from "./planner-statistics.js"
 
 /**
  * A `SqlClient` over a PostgreSQL server reached by connection string. The tables' planner
@@ -14,5 +14,5 @@ export const layerPostgres = (
   options: { readonly maxConnections?: number; readonly statisticsInterval?: Duration.Input } = {}
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
   PgClient.layer({ url: Redacted.make(url), maxConnections: options.maxConnections ?? 10 }).pipe((client) =>
-    Layer.provideMerge(layerPlannerStatistics({ interval: options.statisticsInterval ?? STATISTICS_CHECK_INTERVAL }), client)
+    Layer.provideMerge(layerPlannerStatistics({ interval: options.statisticsInterval }), client)
   )
