@@ -1,9 +1,9 @@
 import { Clock, Context, Effect, Exit, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { IdempotencyKeyConflict, IdempotencyKeyInFlight } from "../domain/errors.js"
-import { batchRows, JsonText } from "../storage/batch-rows.js"
+import { batchRows } from "../storage/batch-rows.js"
 import { inTransaction, makeGroupCommit } from "../storage/group-commit.js"
-import { decodeFirstRow, JsonColumn, jsonParam, RowNumber, RowTimestamp } from "../storage/rows.js"
+import { decodeFirstRow, JsonColumn, jsonDocument, RowNumber, RowTimestamp } from "../storage/rows.js"
 import { keepPlain } from "../domain/secret-box.js"
 import { SecretBox } from "./secret-box.js"
 
@@ -255,7 +255,7 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
           store_id: request.storeId,
           idempotency_key: request.key,
           status: response.status,
-          headers: new JsonText(jsonParam(HeadersDocument, response.headers)),
+          headers: jsonDocument(HeadersDocument, response.headers),
           body: request.plainAnswer === true ? keepPlain(response.body) : box.seal(response.body)
         }))
         return sql`

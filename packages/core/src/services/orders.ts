@@ -4,9 +4,9 @@ import { NotFound, ValidationFailed } from "../domain/errors.js"
 import type { FieldError } from "../domain/field-error.js"
 import type { V3Address, V3Customer, V3OrderRequest } from "../domain/orders/v3-order.js"
 import { type AddressRecord, orderCreatedPayload, type OrderRecord } from "../domain/orders/webhook-payloads.js"
-import { batchRows, JsonText } from "../storage/batch-rows.js"
+import { batchRows } from "../storage/batch-rows.js"
 import { inTransaction, makeGroupCommit } from "../storage/group-commit.js"
-import { decodeFirstRow, decodeRows, isStorableId, JsonColumn, jsonParam, RowId, RowNumber, RowTimestamp, StoredDocument } from "../storage/rows.js"
+import { decodeFirstRow, decodeRows, isStorableId, JsonColumn, jsonDocument, jsonParam, RowId, RowNumber, RowTimestamp, StoredDocument } from "../storage/rows.js"
 import { claimable, type Completion, HeldKey, IdempotencyStore, type NewClaim } from "./idempotency.js"
 import { checkIntegrationUse } from "./integrations.js"
 import { Outbox } from "./outbox.js"
@@ -168,11 +168,9 @@ const toStored = (row: typeof OrderRow.Type): StoredOrder => ({ ...row, status: 
 const jsonOrNull = <A>(document: Schema.Codec<A, unknown>, value: A | null | undefined): string | null =>
   value === null || value === undefined ? null : jsonParam(document, value)
 
-// The same, for a batch's rows (storage/batch-rows.ts).
-const jsonTextOrNull = <A>(document: Schema.Codec<A, unknown>, value: A | null | undefined): JsonText | null => {
-  const text = jsonOrNull(document, value)
-  return text === null ? null : new JsonText(text)
-}
+// The same as a JSON value, for a batch's rows (storage/batch-rows.ts).
+const documentOrNull = <A>(document: Schema.Codec<A, unknown>, value: A | null | undefined): unknown =>
+  value === null || value === undefined ? null : jsonDocument(document, value)
 
 const toAddressRecord = (address: V3Address | null): AddressRecord | null =>
   address === null ? null : {
@@ -339,10 +337,10 @@ export class Orders extends Context.Service<Orders, {
           app_total: order.appTotal,
           currency: order.currency,
           shipping_method: order.shippingMethod,
-          customer: jsonTextOrNull(CustomerDocument, order.customer),
-          billing_address: jsonTextOrNull(AddressDocument, order.billingAddress),
-          shipping_address: jsonTextOrNull(AddressDocument, order.shippingAddress),
-          line_items: new JsonText(jsonParam(LineItemsDocument, order.lineItems)),
+          customer: documentOrNull(CustomerDocument, order.customer),
+          billing_address: documentOrNull(AddressDocument, order.billingAddress),
+          shipping_address: documentOrNull(AddressDocument, order.shippingAddress),
+          line_items: jsonDocument(LineItemsDocument, order.lineItems),
           created_at: order.createdAt.toISOString(),
           updated_at: order.updatedAt.toISOString()
         }))

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
-import { batchRows, JsonText } from "../storage/batch-rows.js"
+import { batchRows } from "../storage/batch-rows.js"
 import { decodeRows, RowId, RowNumber, singleRow } from "../storage/rows.js"
 
 const EnqueuedRow = Schema.Struct({ id: RowId, storeId: RowId, deliveries: RowNumber }).pipe(
@@ -51,7 +51,7 @@ export class Outbox extends Context.Service<Outbox, {
         topic: EventTopic,
         events: ReadonlyArray<{ readonly storeId: number; readonly payload: unknown }>
       ) => {
-        const input = events.map((event, n) => ({ n, store_id: event.storeId, body: new JsonText(JSON.stringify(event.payload)) }))
+        const input = events.map((event, n) => ({ n, store_id: event.storeId, body: event.payload }))
         // One statement: atomic even when a caller forgot the transaction. Events are inserted in
         // the order given, so their ids ascend in that order.
         return sql`

@@ -52,16 +52,26 @@ export const StoredDocument = <A>() =>
 
 // One compiled encoder per document schema: compiling it again for every statement costs more
 // than the encoding itself.
-const jsonEncoders = new WeakMap<Schema.Top, (value: unknown) => string>()
+const documentEncoders = new WeakMap<Schema.Top, (value: unknown) => unknown>()
+
+/**
+ * Encodes a document for a json column to its JSON value (what `JSON.stringify` writes out): the
+ * form a batch's rows carry it in (storage/batch-rows.ts).
+ */
+export const jsonDocument = <A>(schema: Schema.Codec<A, unknown>, value: A): unknown => {
+  let encode = documentEncoders.get(schema)
+  if (encode === undefined) {
+    encode = Schema.encodeSync(schema as Schema.Codec<unknown, unknown>)
+    documentEncoders.set(schema, encode)
+  }
+  return encode(value)
+}
 
 /** Encodes a document for a json column to the JSON text a statement binds. */
 export const jsonParam = <A>(schema: Schema.Codec<A, unknown>, value: A): string => {
-  let encode = jsonEncoders.get(schema)
-  if (encode === undefined) {
-    encode = Schema.encodeSync(Schema.fromJsonString(schema as Schema.Codec<unknown, unknown>))
-    jsonEncoders.set(schema, encode)
-  }
-  return encode(value)
+  const text: string | undefined = JSON.stringify(jsonDocument(schema, value))
+  if (text === undefined) throw new TypeError("The document has no JSON form")
+  return text
 }
 
 /**
