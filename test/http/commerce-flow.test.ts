@@ -289,6 +289,9 @@ describe.each(databaseVariants())("custom-integration flow ($name database)", (v
     const patched = await app.operator("PATCH", `/integrations/${created.id}`, { enabled: true })
     expect(patched.status).toBe(200)
     expect(patched.body).toMatchObject({ id: created.id, enabled: true, create_product_url: integrator.url })
+    // The change left the signing secret as it was: the answer does not carry it again.
+    expect(patched.body).not.toHaveProperty("signing_secret")
+    expect(JSON.stringify(patched.body)).not.toContain("whsec_")
     const bad = await app.operator("POST", `/stores/${store.storeId}/integrations`, { create_product_url: "/relative/hook" })
     expect(bad.status).toBe(422)
     expect(bad.body.errors[0]).toMatchObject({ pointer: "/create_product_url" })

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { canonicalFingerprint } from "../../packages/core/src/http/middleware/body.js"
 import { encodeCursor } from "../../packages/core/src/http/paging.js"
+import { CursorKey } from "../../packages/core/src/services/cursor-key.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { createCustomiser as makeCustomiser, OPERATOR_TOKEN, startApp, type TestResponse } from "../support/app.js"
 import { idsOf, simpleLetterContent, withIdsOf } from "../support/pricing-fixtures.js"
@@ -158,11 +159,7 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
       expectProblem(cursor, 422, "invalid_parameter")
       expect(cursor.body.errors[0].parameter).toBe("cursor")
       // Signed with the deployment's key for the right scope, but not a position we issue: refused, never a 500.
-      const key = await app.run(Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        const rows = yield* sql<{ secret: string }>`SELECT secret FROM service_secrets WHERE name = 'cursor_signing'`
-        return rows[0]?.secret ?? ""
-      }))
+      const key = await app.run(Effect.map(Effect.service(CursorKey), (cursorKey) => cursorKey.secret))
       for (const position of ["x", "-1", "1e400", "99999999999"]) {
         const scope = { collection: "customisers", storeId: seed.storeId, filters: {} }
         const forged = await app.call("GET", `/api/v3/customisers?cursor=${encodeCursor(position, scope, key)}`, { key: seed.key })

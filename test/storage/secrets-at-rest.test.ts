@@ -5,6 +5,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { isSealed, nextIv, open, parseKeyring, seal, secretKeyOf } from "../../packages/core/src/domain/secret-box.js"
+import { CursorKey } from "../../packages/core/src/services/cursor-key.js"
 import { SecretBox } from "../../packages/core/src/services/secret-box.js"
 import { defaultSettings, Settings } from "../../packages/core/src/services/settings.js"
 import { sealPlaintextSecrets } from "../../packages/core/src/services/secrets-at-rest.js"
@@ -102,6 +103,35 @@ describe("secrets at rest (SECRETS_KEY, operating contract 5.6)", () => {
       expect(isSealed(sealedCount.stored)).toBe(true)
       const listed = await app.call("GET", "/api/v2/webhooks", { key })
       expect(JSON.stringify(listed.body)).toContain(plaintext)
+    } finally {
+      await app.dispose()
+    }
+  })
+
+  it("seals the cursor-signing key, and one stored in plaintext before sealing keeps signing the same cursors", async () => {
+    const app = startApp({ _tag: "Embedded", location: "memory" })
+    try {
+      await app.seedStore({ scopes: ["customisers:read"] })
+      const readRow = Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const [row] = yield* sql<{ secret: string }>`SELECT secret FROM service_secrets WHERE name = 'cursor_signing'`
+        return row?.secret ?? ""
+      })
+      // The key the migration wrote is sealed by the time the app serves.
+      expect(isSealed(await app.run(readRow))).toBe(true)
+      const before = "cursor-key-stored-in-plaintext-by-an-earlier-version"
+      const after = await app.run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`UPDATE service_secrets SET secret = ${before} WHERE name = 'cursor_signing'`
+        yield* sealPlaintextSecrets
+        const stored = yield* readRow
+        // What the next start reads as the key.
+        const opened = yield* Effect.map(Effect.service(CursorKey), (k) => k.secret).pipe(Effect.provide(Layer.fresh(CursorKey.layer)))
+        return { stored, opened }
+      }).pipe(Effect.provide(SecretBox.layer)))
+      expect(isSealed(after.stored)).toBe(true)
+      expect(after.stored).not.toContain(before)
+      expect(after.opened).toBe(before)
     } finally {
       await app.dispose()
     }

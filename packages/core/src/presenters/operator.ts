@@ -13,15 +13,20 @@ export const operatorStoreView = (store: Store) => ({
   currency: store.currency
 })
 
-/** An integration as the operator API shows it, signing secret included (the merchant's own). */
+/** An integration as the operator API shows it; the signing secret is left out, since only creating one sets it. */
 export const integrationView = (integration: IntegrationRecord) => ({
   id: integration.id,
   store_id: integration.storeId,
   name: integration.name,
   enabled: integration.enabled,
   create_product_url: integration.createProductUrl,
-  signing_secret: integration.signingSecret,
   created_at: integration.createdAt
+})
+
+/** A new integration as the operator API shows it, with the signing secret it was given (the merchant's own). */
+export const createdIntegrationView = (integration: IntegrationRecord) => ({
+  ...integrationView(integration),
+  signing_secret: integration.signingSecret
 })
 
 /** One deprecated operation's use by one key, as the operator API shows it. */

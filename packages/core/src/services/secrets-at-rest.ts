@@ -7,10 +7,11 @@ import { SecretBox } from "./secret-box.js"
 const SecretRow = Schema.Struct({ id: RowId, secret: Schema.String })
 const KeyRow = Schema.Struct({ kid: Schema.String, jwk: Schema.String })
 const AnswerRow = Schema.Struct({ storeId: RowId, key: Schema.String, body: Schema.String })
+const ServiceSecretRow = Schema.Struct({ name: Schema.String, secret: Schema.String })
 
 /**
  * Seals every secret still stored in plaintext (rows written before `SECRETS_KEY` sealing):
- * webhook and integration signing secrets, the authorization server's private keys and stored
+ * webhook and integration signing secrets, the cursor-signing key, the authorization server's private keys and stored
  * idempotency answers (but those kept in plain on purpose: they hold no secret). Runs at every start in one transaction; rows already sealed are left alone,
  * so it is a no-op once done.
  */
@@ -27,6 +28,10 @@ export const sealPlaintextSecrets = Effect.gen(function*() {
     Effect.flatMap(decodeRows(SecretRow))
   )
   for (const row of integrations) yield* sql`UPDATE integrations SET signing_secret = ${box.seal(row.secret)} WHERE id = ${row.id}`
+  const serviceSecrets = yield* sql`SELECT name, secret FROM service_secrets WHERE secret NOT LIKE ${plaintext}`.pipe(
+    Effect.flatMap(decodeRows(ServiceSecretRow))
+  )
+  for (const row of serviceSecrets) yield* sql`UPDATE service_secrets SET secret = ${box.seal(row.secret)} WHERE name = ${row.name}`
   const keys = yield* sql`
     SELECT kid, private_jwk::text AS jwk FROM oauth_signing_keys WHERE jsonb_typeof(private_jwk) = 'object'`.pipe(
     Effect.flatMap(decodeRows(KeyRow))
@@ -43,7 +48,7 @@ export const sealPlaintextSecrets = Effect.gen(function*() {
       UPDATE idempotency_keys SET response_body = ${box.seal(row.body)}
       WHERE store_id = ${row.storeId} AND idempotency_key = ${row.key}`
   }
-  return subscriptions.length + integrations.length + keys.length + answers.length
+  return subscriptions.length + integrations.length + serviceSecrets.length + keys.length + answers.length
 }).pipe(
   (effect) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(effect)),
   Effect.orDie

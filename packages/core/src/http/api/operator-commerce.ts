@@ -17,16 +17,21 @@ export const IsoTimestamp = Schema.String.check(
   )
 )
 
-/** An integration as the operator (merchant dashboard) sees it, signing secret included. */
-export const IntegrationView = Schema.Struct({
+const integrationFields = {
   id: Schema.Int,
   store_id: Schema.Int,
   name: Schema.NullOr(Schema.String),
   enabled: Schema.Boolean,
   create_product_url: Schema.String,
-  signing_secret: Schema.String,
   created_at: Schema.String
-}).annotate({ identifier: "Integration" })
+}
+
+/** An integration as the operator (merchant dashboard) sees it after a change: no secret, which the change left as it was. */
+export const IntegrationView = Schema.Struct(integrationFields).annotate({ identifier: "Integration" })
+
+/** A new integration, with the signing secret it was given: the one answer that carries it. */
+export const CreatedIntegrationView = Schema.Struct({ ...integrationFields, signing_secret: Schema.String })
+  .annotate({ identifier: "CreatedIntegration" })
 
 const MoneyInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
@@ -57,7 +62,7 @@ export class OperatorCommerceApi extends HttpApiGroup.make("operatorCommerce")
         enabled: Schema.optionalKey(Schema.Boolean),
         name: Schema.optionalKey(Schema.NullOr(Schema.String))
       }),
-      success: IntegrationView.pipe(HttpApiSchema.status(201))
+      success: CreatedIntegrationView.pipe(HttpApiSchema.status(201))
     }),
     HttpApiEndpoint.patch("updateIntegration", "/integrations/:integration_id", {
       params: { integration_id: ResourceIdParam("integration") },

@@ -4,7 +4,7 @@ import { Identity } from "../../services/identity.js"
 import { Integrations } from "../../services/integrations.js"
 import { Orders } from "../../services/orders.js"
 import { Products } from "../../services/products.js"
-import { integrationView } from "../../presenters/operator.js"
+import { createdIntegrationView, integrationView } from "../../presenters/operator.js"
 import { SigncraftApi } from "../api/index.js"
 
 /** The operator API's integrations and historical imports (imports announce nothing). */
@@ -18,7 +18,7 @@ export const OperatorCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "oper
       .handle("createIntegration", ({ params, payload }) =>
         Effect.gen(function*() {
           yield* identity.findStore(params.store_id)
-          return integrationView(
+          return createdIntegrationView(
             yield* integrations.create(params.store_id, {
               name: payload.name ?? null,
               createProductUrl: payload.create_product_url,
