@@ -39,6 +39,16 @@ export const AnswerHoldsNoSecret = Context.Reference<boolean>("signcraft/AnswerH
   defaultValue: () => false
 })
 
+/**
+ * Whether the endpoint's successful answer carries a secret (a signing secret, an API key): every
+ * answer of it, a replay under an Idempotency-Key included, goes out with `Cache-Control: no-store`
+ * so no browser or intermediary keeps a copy (RFC 9111 §5.2.2.5). Read by the request-failures
+ * middleware that wraps every endpoint (`http/middleware/implementations.ts`).
+ */
+export const AnswerCarriesSecret = Context.Reference<boolean>("signcraft/AnswerCarriesSecret", {
+  defaultValue: () => false
+})
+
 /** The name of a deprecated operation, counted per API key on every call; set by `legacyGeneration`. */
 export const DeprecatedOperation = Context.Reference<string | undefined>("signcraft/DeprecatedOperation", {
   defaultValue: () => undefined

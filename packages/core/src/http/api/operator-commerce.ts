@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { V3Customer } from "../../domain/orders/v3-order.js"
+import { AnswerCarriesSecret } from "../annotations.js"
 import { OperatorAuth, RequestFailures } from "../middleware/definitions.js"
 import { refuseUnknownMembers } from "./parse-options.js"
 import { ResourceIdParam } from "../resource-id.js"
@@ -63,7 +64,7 @@ export class OperatorCommerceApi extends HttpApiGroup.make("operatorCommerce")
         name: Schema.optionalKey(Schema.NullOr(Schema.String))
       }),
       success: CreatedIntegrationView.pipe(HttpApiSchema.status(201))
-    }),
+    }).annotate(AnswerCarriesSecret, true),
     HttpApiEndpoint.patch("updateIntegration", "/integrations/:integration_id", {
       params: { integration_id: ResourceIdParam("integration") },
       payload: Schema.Struct({
@@ -71,7 +72,7 @@ export class OperatorCommerceApi extends HttpApiGroup.make("operatorCommerce")
         create_product_url: Schema.optionalKey(Url)
       }),
       success: IntegrationView
-    }),
+    }).annotate(AnswerCarriesSecret, true),
     HttpApiEndpoint.post("importOrders", "/stores/:store_id/orders/import", {
       params: { store_id: ResourceIdParam("store") },
       payload: Schema.Struct({ orders: Schema.Array(ImportedOrderInput) }),

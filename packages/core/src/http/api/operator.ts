@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { PricingModel, ProductFamily, SelectionMode } from "../../domain/enums.js"
 import { CustomiserV3 } from "../../domain/pricing/customiser.js"
 import { SCOPES } from "../../domain/scopes.js"
+import { AnswerCarriesSecret } from "../annotations.js"
 import { OperatorAuth, RequestFailures } from "../middleware/definitions.js"
 import { refuseUnknownMembers } from "./parse-options.js"
 import { parsedJson } from "./parsed-json.js"
@@ -112,7 +113,7 @@ export class OperatorApi extends HttpApiGroup.make("operator")
         )
       }),
       success: ApiKeyView.pipe(HttpApiSchema.status(201))
-    }),
+    }).annotate(AnswerCarriesSecret, true),
     HttpApiEndpoint.delete("revokeApiKey", "/api-keys/:key_id", {
       params: { key_id: ResourceIdParam("API key") },
       success: HttpApiSchema.NoContent

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { RequiredScope } from "../annotations.js"
+import { AnswerCarriesSecret, RequiredScope } from "../annotations.js"
 import { LegacyApiKeyAuth, LegacyRequestFailures } from "../middleware/definitions.js"
 import { legacyGeneration } from "./legacy-generation.js"
 import { WebhookTopicSchema } from "../../domain/webhooks/topics.js"
@@ -32,13 +32,17 @@ const single = Schema.Struct({ webhook: WebhookV2 })
 export class V2WebhooksApi extends HttpApiGroup.make("v2Webhooks")
   .add(
     HttpApiEndpoint.get("list", "/webhooks", { success: Schema.Struct({ webhooks: Schema.Array(WebhookV2) }) })
-      .annotate(RequiredScope, "webhooks:read"),
+      .annotate(RequiredScope, "webhooks:read")
+      .annotate(AnswerCarriesSecret, true),
     HttpApiEndpoint.post("create", "/webhooks", { payload: WebhookWriteV2, success: single })
-      .annotate(RequiredScope, "webhooks:write"),
+      .annotate(RequiredScope, "webhooks:write")
+      .annotate(AnswerCarriesSecret, true),
     HttpApiEndpoint.get("get", "/webhooks/:webhook_id", { params, success: single })
-      .annotate(RequiredScope, "webhooks:read"),
+      .annotate(RequiredScope, "webhooks:read")
+      .annotate(AnswerCarriesSecret, true),
     HttpApiEndpoint.put("replace", "/webhooks/:webhook_id", { params, payload: WebhookWriteV2, success: single })
-      .annotate(RequiredScope, "webhooks:write"),
+      .annotate(RequiredScope, "webhooks:write")
+      .annotate(AnswerCarriesSecret, true),
     HttpApiEndpoint.delete("delete", "/webhooks/:webhook_id", {
       params,
       success: Schema.Struct({ success: Schema.Boolean })

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { WebhookTopicSchema } from "../../domain/webhooks/topics.js"
-import { Idempotency, RequiredScope } from "../annotations.js"
+import { AnswerCarriesSecret, Idempotency, RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, IdempotentWrites, RequestFailures } from "../middleware/definitions.js"
 import { CollectionEnvelope, Envelope } from "../wire.js"
 import { refuseUnknownMembers } from "./parse-options.js"
@@ -113,6 +113,7 @@ export class V3WebhooksApi extends HttpApiGroup.make("v3Webhooks")
     })
       .annotate(RequiredScope, "webhooks:write")
       .annotate(Idempotency, "optional")
+      .annotate(AnswerCarriesSecret, true)
       .annotateMerge(OpenApi.annotations({
         summary: "Subscribe a URL to a topic",
         description:
@@ -142,6 +143,7 @@ export class V3WebhooksApi extends HttpApiGroup.make("v3Webhooks")
     })
       .annotate(RequiredScope, "webhooks:write")
       .annotate(Idempotency, "optional")
+      .annotate(AnswerCarriesSecret, true)
       .annotateMerge(OpenApi.annotations({
         summary: "Rotate the signing secret, with a 24-hour overlap",
         description:

@@ -20,7 +20,7 @@ import { DeprecatedUsage } from "../../services/deprecated-usage.js"
 import { type Completion, HeldKey, IdempotencyStore, keptForReplay, type StoredResponse } from "../../services/idempotency.js"
 import { RateLimiter } from "../../services/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
-import { AnswerHoldsNoSecret, Idempotency, KeyClaimedByHandler } from "../annotations.js"
+import { AnswerCarriesSecret, AnswerHoldsNoSecret, Idempotency, KeyClaimedByHandler } from "../annotations.js"
 import { describeFailure, type FailureWithStatus } from "../../presenters/failure-table.js"
 import { CurrentRequest, type RequestInfo } from "../request-info.js"
 import { renderFailure } from "../respond.js"
@@ -190,16 +190,26 @@ export const layerPublicAccess = Layer.effect(
 
 // What decoding the request raised becomes the failure a client is told about; the handler's
 // own failures pass through untouched, and defects are left to the router (logged, then 500).
+// Wrapping every endpoint, idempotent replays included, it is also where an endpoint whose answer
+// carries a secret marks the answer uncacheable: the router middleware adds the header to
+// whatever goes out.
 const makeRequestFailures = Effect.gen(function*() {
   const settings = yield* Settings
   return (
-    httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>
-  ): Served<never, FailureWithStatus<400 | 404 | 413 | 422 | 500>> =>
-    Effect.catch(
+    httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>,
+    { endpoint }: { readonly endpoint: HttpApiEndpoint.Top }
+  ): Served<never, FailureWithStatus<400 | 404 | 413 | 422 | 500>> => {
+    const answered = Effect.catch(
       httpEffect,
       (error): Served<never, FailureWithStatus<400 | 404 | 413 | 422 | 500>> =>
         Effect.fail(isRequestInputError(error) ? requestInputFailure(error, settings.maxBodyBytes) : error)
     )
+    if (!Context.get(endpoint.annotations, AnswerCarriesSecret)) return answered
+    return Effect.flatMap(Effect.service(CurrentRequest), (info) => {
+      info.responseHeaders.set("cache-control", "no-store")
+      return answered
+    })
+  }
 })
 
 /** Turns request decoding failures into failures of the v3 format. */
