@@ -1,8 +1,18 @@
-import { randomBytes } from "node:crypto"
+import { randomBytes, scryptSync } from "node:crypto"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { PASSWORD_HASH_BYTES } from "../../packages/core/src/domain/password.js"
 import v8 from "node:v8"
 import vm from "node:vm"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { FAILED_SIGN_IN_WINDOW_SECONDS, MAX_CONCURRENT_PASSWORD_HASHES } from "../../packages/core/src/services/oauth-sessions.js"
+import {
+  FAILED_SIGN_IN_WINDOW_SECONDS,
+  CLEAN_SIGN_INS_PER_ADDRESS,
+  FAILED_SIGN_INS_PER_ACCOUNT,
+  MAX_CONCURRENT_PASSWORD_HASHES,
+  SIGN_INS_PER_ADDRESS,
+  WAITING_SIGN_INS_PER_LANE
+} from "../../packages/core/src/services/oauth-sessions.js"
 import { adjustableClock } from "../support/clock.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { hiddenFields, pkce, startOAuthApp } from "./harness.js"
@@ -92,19 +102,141 @@ describe.each(databaseVariants())("sign-in abuse ($name database)", (variant) =>
     expect(Number(held.headers.get("retry-after"))).toBeGreaterThan(0)
   })
 
-  it(`runs at most ${MAX_CONCURRENT_PASSWORD_HASHES} password hashes at once and answers the rest 429 at once`, async () => {
+  it(`queues sign-ins for the ${MAX_CONCURRENT_PASSWORD_HASHES} password hashes it runs at once instead of refusing them`, async () => {
+    // Fewer than the hashes running plus one lane's waiting places, from clean addresses: every
+    // one is answered, none turned away.
+    const count = MAX_CONCURRENT_PASSWORD_HASHES + WAITING_SIGN_INS_PER_LANE
     const answers = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => signIn(`busy-${i}@example.com`, "wrong password!", `192.0.2.${i + 1}`))
+      Array.from({ length: count }, (_, i) => signIn(`queued-${i}@example.com`, "wrong password!", `192.0.2.${i + 1}`))
     )
-    const statuses = answers.map((res) => res.status)
-    // Eight arrive within far less than one hash's time: some run, the rest are turned away.
-    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(1)
+    expect(answers.map((res) => res.status)).toEqual(Array(count).fill(200))
+  })
+
+  it("holds at most one place in the queue per address: its other sign-ins meanwhile answer 429 Busy", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => signIn(`one-place-${i}@example.com`, "wrong password!", "192.0.2.50"))
+    )
     const busy = answers.filter((res) => res.status === 429)
-    expect(busy.length).toBeGreaterThanOrEqual(1)
-    expect(busy.length + statuses.filter((status) => status === 200).length).toBe(8)
+    expect(answers.filter((res) => res.status === 200).length).toBeGreaterThanOrEqual(1)
+    expect(busy.length).toBeGreaterThanOrEqual(2)
     for (const res of busy) {
       expect(res.headers.get("retry-after")).toBe("1")
       expect(await res.text()).toContain("busy")
+    }
+  })
+
+  it(`counts every sign-in of an address, not only failures: past ${SIGN_INS_PER_ADDRESS}, even turned-away ones, it is refused`, async () => {
+    const merchant = await app.seedMerchant()
+    // At once from one address: one hashes, the rest are turned away busy, and each is counted.
+    const burst = await Promise.all(
+      Array.from({ length: SIGN_INS_PER_ADDRESS }, () => signIn(merchant.email, merchant.password, "198.51.100.77"))
+    )
+    expect(burst.filter((res) => res.status === 429).length).toBeGreaterThan(SIGN_INS_PER_ADDRESS / 2)
+    const held = await signIn(merchant.email, merchant.password, "198.51.100.77")
+    expect(held.status).toBe(429)
+    expect(await held.text()).toContain("Too many")
+  })
+
+  it("keeps the hashes of the queue small, and upgrades a hash stored with the earlier, larger parameters at sign-in", async () => {
+    // Every hash at once fits in a fraction of the server's memory budget.
+    expect(PASSWORD_HASH_BYTES * MAX_CONCURRENT_PASSWORD_HASHES).toBeLessThanOrEqual(64 * 1024 * 1024)
+    const merchant = await app.seedMerchant()
+    const salt = randomBytes(16)
+    const key = scryptSync(merchant.password.normalize("NFC"), salt, 64, { N: 131072, r: 8, p: 1, maxmem: 256 * 1024 * 1024 })
+    const old = ["scrypt", 131072, 8, 1, salt.toString("base64"), key.toString("base64")].join("$")
+    const stored = () =>
+      app.runSql(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const [row] = yield* sql<{ hash: string }>`SELECT password_hash AS hash FROM persons WHERE lower(email) = ${merchant.email.toLowerCase()}`
+        return row?.hash ?? ""
+      }))
+    await app.runSql(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE persons SET password_hash = ${old} WHERE lower(email) = ${merchant.email.toLowerCase()}`
+    }))
+    expect((await signIn(merchant.email, merchant.password, "198.51.100.90")).status).toBe(303)
+    const upgraded = await stored()
+    expect(upgraded.split("$").slice(0, 4)).toEqual(["scrypt", "32768", "8", "3"])
+    expect((await signIn(merchant.email, merchant.password, "198.51.100.91")).status).toBe(303)
+  })
+
+  // The jam of issue 40, replayed: attackers in one IPv6 /59 (a /64 each) keep failing sign-ins
+  // back to back while the owner signs in.
+  const jam = (emails: () => string) => {
+    const addresses = Array.from({ length: 8 }, (_, i) => `2001:db8:77:${(0x20 + i).toString(16)}::1`)
+    let stop = false
+    let failures = 0
+    const tries = new Map<string, { count: number; failed: boolean }>()
+    const loops = addresses.map(async (address) => {
+      const mine = { count: 0, failed: false }
+      tries.set(address, mine)
+      while (!stop) {
+        const res = await signIn(emails(), "wrong password!", address)
+        mine.count++
+        if (res.status === 200) {
+          mine.failed = true
+          failures++
+        }
+        // Held back, an attacker would retry at once; here the loop lets the owner's requests in between.
+        if (res.status === 429) await new Promise((resolve) => setImmediate(resolve))
+      }
+    })
+    return {
+      failures: () => failures,
+      /** Every address has failed once or tried past the clean allowance: none counts as clean. */
+      settled: () =>
+        [...tries.values()].length === addresses.length &&
+        [...tries.values()].every((t) => t.failed || t.count > CLEAN_SIGN_INS_PER_ADDRESS),
+      stop: async () => {
+        stop = true
+        await Promise.all(loops)
+      }
+    }
+  }
+  const deviceCookieOf = (res: Response) =>
+    (res.headers.getSetCookie().find((c) => c.startsWith("sc_device=")) ?? "").split(";")[0] ?? ""
+
+  it("lets the owner sign in from a clean address, without a device cookie, while the jam runs", async () => {
+    const merchant = await app.seedMerchant()
+    const attack = jam(() => `nobody-${randomBytes(6).toString("hex")}@example.com`)
+    try {
+      // Every attacker has shown itself, and keeps going.
+      while (!attack.settled()) await new Promise((resolve) => setTimeout(resolve, 20))
+      for (let i = 0; i < 5; i++) {
+        expect((await signIn(merchant.email, merchant.password, `198.51.100.${120 + i}`)).status).toBe(303)
+      }
+    } finally {
+      await attack.stop()
+    }
+  })
+
+  it("lets the owner in from a device that signed in before, even while the jam has locked the account", async () => {
+    const merchant = await app.seedMerchant()
+    const first = await signIn(merchant.email, merchant.password, "198.51.100.140")
+    expect(first.status).toBe(303)
+    const device = deviceCookieOf(first)
+    expect(device).toMatch(/^sc_device=\d+\.[\w-]{22}\.[\w-]+$/)
+    expect(first.headers.getSetCookie().find((c) => c.startsWith("sc_device="))).toMatch(/HttpOnly/i)
+    const attack = jam(() => merchant.email)
+    try {
+      // The attackers' failures have locked the account.
+      while (attack.failures() < FAILED_SIGN_INS_PER_ACCOUNT) await new Promise((resolve) => setTimeout(resolve, 20))
+      // The account is locked for everyone else: a new device, even with the right password.
+      expect((await signIn(merchant.email, merchant.password, "198.51.100.141")).status).toBe(429)
+      // A made-up or another account's device cookie does not open the lock.
+      const other = await app.seedMerchant()
+      const otherDevice = deviceCookieOf(await signIn(other.email, other.password, "198.51.100.142"))
+      const forged = device.replace(/\.[\w-]+$/, ".AAAA")
+      for (const cookie of [forged, otherDevice]) {
+        const res = await app.form("/oauth/authorize", { ...fields, email: merchant.email, password: merchant.password }, { cookie: `${csrfCookie}; ${cookie}` }, "198.51.100.144")
+        expect(res.status).toBe(429)
+      }
+      for (let i = 0; i < 5; i++) {
+        const res = await app.form("/oauth/authorize", { ...fields, email: merchant.email, password: merchant.password }, { cookie: `${csrfCookie}; ${device}` }, `198.51.100.${150 + i}`)
+        expect(res.status).toBe(303)
+      }
+    } finally {
+      await attack.stop()
     }
   })
 })

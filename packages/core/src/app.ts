@@ -72,7 +72,7 @@ export const layerWebhookServices = Layer.mergeAll(WebhookSubscriptions.layer, W
 /** The connector's authorization server: clients, sessions, signing keys, grants and tokens (needs `Settings`). */
 export const layerOAuthServices = Layer.mergeAll(
   OAuthGrants.layer.pipe(Layer.provideMerge(Layer.mergeAll(AccessTokenSigner.layer, OAuthClients.layer))),
-  OAuthSessions.layer.pipe(Layer.provide(RateLimiter.layer))
+  OAuthSessions.layer.pipe(Layer.provide(Layer.mergeAll(RateLimiter.layer, CursorKey.layer)))
 )
 
 /** The domain services over a `SqlClient`. */

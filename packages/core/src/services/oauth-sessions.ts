@@ -1,8 +1,11 @@
-import { Context, Effect, Layer, Option, Schema, Semaphore } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { deviceCookieKey, issueDeviceCookie, readDeviceCookie } from "../domain/oauth/device-cookie.js"
 import { hashSecret, newSecret } from "../domain/oauth/tokens.js"
-import { hashPassword, verifyPassword } from "../domain/password.js"
+import { hashPassword, needsRehash, verifyPassword } from "../domain/password.js"
+import { CursorKey } from "./cursor-key.js"
 import { orUndefined } from "./oauth/rows.js"
+import { type HashLane, makeHashQueue } from "./password-hash-queue.js"
 import { RateLimiter } from "./rate-limiter.js"
 
 /** A signed-in merchant person on the consent screen. */
@@ -33,9 +36,9 @@ export type SignInRefusal =
   | { readonly _tag: "BadCredentials" }
   /** Longer than any email can be: refused before any work. */
   | { readonly _tag: "InvalidEmail" }
-  /** Too many failed sign-ins from this address, or for this account. */
+  /** Too many sign-ins from this address, or failed ones for this account or device. */
   | { readonly _tag: "TooManyAttempts"; readonly retryAfterSeconds: number }
-  /** Every password-hash slot of this process is taken. */
+  /** The address already waits for a password hash, or the queue of its lane is full. */
   | { readonly _tag: "Busy"; readonly retryAfterSeconds: number }
 
 /** How long a consent-screen session lasts. */
@@ -51,20 +54,42 @@ export const FAILED_SIGN_INS_PER_ADDRESS = 20
 export const FAILED_SIGN_INS_PER_ACCOUNT = 10
 export const FAILED_SIGN_IN_WINDOW_SECONDS = 900
 /**
- * Password hashes (scrypt: about 0.7 s and 128 MiB each) this process runs at once. Sign-ins
- * past it are refused at once (429), never queued, so they can neither exhaust memory nor fill
- * the thread pool that DNS lookups and file access share.
+ * Sign-ins per client address in the same window, whatever their outcome: a refusal for a busy
+ * queue counts too, so retrying at once is no way around the failure quota.
+ */
+export const SIGN_INS_PER_ADDRESS = 40
+/**
+ * Sign-ins per address in the window that may still count as clean (ahead of suspect ones in the
+ * hash queue) if none failed: a person signs in a few times, an address retrying past that is
+ * treated as suspect even when its tries were only ever turned away.
+ */
+export const CLEAN_SIGN_INS_PER_ADDRESS = 5
+/** Failed sign-ins a device cookie survives in the window before it is treated as unknown. */
+export const FAILED_SIGN_INS_PER_DEVICE = 10
+/** How long a browser keeps a device cookie after the sign-in that set it. */
+export const DEVICE_COOKIE_DAYS = 90
+/**
+ * Password hashes this process runs at once (`domain/password.ts`: each holds
+ * `PASSWORD_HASH_BYTES`). Few, so they can neither exhaust memory nor fill the thread pool that
+ * DNS lookups and file access share; sign-ins past it wait in a short queue
+ * (`services/password-hash-queue.ts`).
  */
 export const MAX_CONCURRENT_PASSWORD_HASHES = 2
+/** Sign-ins that may wait for a hash in each lane of the queue; a full lane answers 429 at once. */
+export const WAITING_SIGN_INS_PER_LANE = 4
 
 /** Sign-in of merchant persons for the consent screen, and the Stores they may connect. */
 export class OAuthSessions extends Context.Service<OAuthSessions, {
-  /** Checks the password and opens a session; returns the session secret (the cookie value). */
+  /**
+   * Checks the password and opens a session; returns the session secret (the cookie value) and a
+   * new device cookie value. `device` is the device cookie the browser presented, if any.
+   */
   readonly signIn: (
     email: string,
     password: string,
-    ip: string
-  ) => Effect.Effect<{ readonly token: string; readonly session: PersonSession }, SignInRefusal>
+    ip: string,
+    device?: string
+  ) => Effect.Effect<{ readonly token: string; readonly device: string; readonly session: PersonSession }, SignInRefusal>
   readonly find: (token: string) => Effect.Effect<PersonSession | undefined>
   readonly storesOf: (personId: number) => Effect.Effect<ReadonlyArray<ConnectableStore>>
   /** Whether the person has approved the client before (a grant of theirs, live or not). */
@@ -76,11 +101,15 @@ export class OAuthSessions extends Context.Service<OAuthSessions, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const limiter = yield* RateLimiter
+      const deviceKey = deviceCookieKey((yield* CursorKey).secret)
       // Unknown emails still cost one scrypt run, so timing does not reveal who has an account.
       let decoy: Promise<string> | undefined
       const decoyHash = () => (decoy ??= hashPassword("signcraft-decoy-password"))
-      const hashSlots = Semaphore.makeUnsafe(MAX_CONCURRENT_PASSWORD_HASHES)
+      const hashQueue = makeHashQueue({ slots: MAX_CONCURRENT_PASSWORD_HASHES, waitingPerLane: WAITING_SIGN_INS_PER_LANE })
       const refuse = (refusal: SignInRefusal) => Effect.fail(refusal)
+      const window = FAILED_SIGN_IN_WINDOW_SECONDS
+      const heldBy = (admission: { readonly _tag: string; readonly retryAfterSeconds?: number }) =>
+        admission._tag === "Limited" ? refuse({ _tag: "TooManyAttempts", retryAfterSeconds: admission.retryAfterSeconds ?? 1 }) : Effect.void
 
       const findPerson = SqlSchema.findOneOption({
         Request: Schema.String,
@@ -107,28 +136,50 @@ export class OAuthSessions extends Context.Service<OAuthSessions, {
       })
 
       return OAuthSessions.of({
-        signIn: (email, password, ip) =>
+        signIn: (email, password, ip, presentedDevice) =>
           Effect.gen(function*() {
             if (email.length > MAX_EMAIL_LENGTH) return yield* refuse({ _tag: "InvalidEmail" })
             const normalised = email.trim().toLowerCase()
+            const person = yield* orUndefined(findPerson(normalised))
             const addressBucket = `oauth-sign-in-failures:address:${ip}`
             const accountBucket = `oauth-sign-in-failures:account:${normalised}`
-            for (const [bucket, limit] of [[addressBucket, FAILED_SIGN_INS_PER_ADDRESS], [accountBucket, FAILED_SIGN_INS_PER_ACCOUNT]] as const) {
-              const left = yield* limiter.spent(bucket, limit, FAILED_SIGN_IN_WINDOW_SECONDS)
-              if (left._tag === "Limited") return yield* refuse({ _tag: "TooManyAttempts", retryAfterSeconds: left.retryAfterSeconds })
+            // A device that signed in to this very account before is held only by its own
+            // failures: the lockouts guessers set off from elsewhere never reach it.
+            const device = presentedDevice === undefined ? undefined : readDeviceCookie(deviceKey, presentedDevice)
+            const deviceBucket = device !== undefined && person !== undefined && device.personId === person.id
+              ? `oauth-sign-in-failures:device:${device.deviceId}`
+              : undefined
+            const trusted = deviceBucket !== undefined &&
+              (yield* limiter.spent(deviceBucket, FAILED_SIGN_INS_PER_DEVICE, window))._tag === "Admitted"
+            let lane: HashLane = "trusted"
+            if (!trusted) {
+              yield* heldBy(yield* limiter.take(`oauth-sign-ins:address:${ip}`, SIGN_INS_PER_ADDRESS, window))
+              yield* heldBy(yield* limiter.spent(addressBucket, FAILED_SIGN_INS_PER_ADDRESS, window))
+              yield* heldBy(yield* limiter.spent(accountBucket, FAILED_SIGN_INS_PER_ACCOUNT, window))
+              const unfailed = (yield* limiter.spent(addressBucket, 1, window))._tag === "Admitted"
+              const few = (yield* limiter.take(`oauth-sign-ins-clean:address:${ip}`, CLEAN_SIGN_INS_PER_ADDRESS, window))._tag === "Admitted"
+              lane = unfailed && few ? "clean" : "suspect"
             }
-            const checked = yield* Effect.gen(function*() {
-              const person = yield* orUndefined(findPerson(normalised))
-              const stored = person?.passwordHash ?? (yield* Effect.promise(decoyHash))
-              const matches = yield* Effect.promise(() => verifyPassword(password, stored))
-              return matches ? person : undefined
-            }).pipe(hashSlots.withPermitsIfAvailable(1))
+            const checked = yield* hashQueue.run(ip, lane, Effect.promise(async () => {
+              const stored = person?.passwordHash ?? (await decoyHash())
+              const matches = await verifyPassword(password, stored)
+              // A hash stored with older parameters is replaced while its password is at hand.
+              const upgraded = matches && needsRehash(stored) ? await hashPassword(password) : undefined
+              return { matches, upgraded }
+            }))
             if (Option.isNone(checked)) return yield* refuse({ _tag: "Busy", retryAfterSeconds: 1 })
-            const person = checked.value
-            if (person === undefined) {
-              yield* limiter.take(addressBucket, FAILED_SIGN_INS_PER_ADDRESS, FAILED_SIGN_IN_WINDOW_SECONDS)
-              yield* limiter.take(accountBucket, FAILED_SIGN_INS_PER_ACCOUNT, FAILED_SIGN_IN_WINDOW_SECONDS)
+            if (person === undefined || !checked.value.matches) {
+              if (trusted) {
+                yield* limiter.take(deviceBucket, FAILED_SIGN_INS_PER_DEVICE, window)
+              } else {
+                yield* limiter.take(addressBucket, FAILED_SIGN_INS_PER_ADDRESS, window)
+                yield* limiter.take(accountBucket, FAILED_SIGN_INS_PER_ACCOUNT, window)
+              }
               return yield* refuse({ _tag: "BadCredentials" })
+            }
+            const upgraded = checked.value.upgraded
+            if (upgraded !== undefined) {
+              yield* sql`UPDATE persons SET password_hash = ${upgraded} WHERE id = ${person.id}`.pipe(Effect.orDie)
             }
             const token = newSecret("sc_sess_")
             const csrfToken = newSecret("sc_csrf_")
@@ -136,7 +187,11 @@ export class OAuthSessions extends Context.Service<OAuthSessions, {
               INSERT INTO oauth_sessions (session_hash, person_id, csrf_token, expires_at)
               VALUES (${hashSecret(token)}, ${person.id}, ${csrfToken}, now() + make_interval(hours => ${SESSION_TTL_HOURS}))`
               .pipe(Effect.orDie)
-            return { token, session: { personId: person.id, email: person.email, csrfToken } }
+            return {
+              token,
+              device: issueDeviceCookie(deviceKey, person.id),
+              session: { personId: person.id, email: person.email, csrfToken }
+            }
           }),
         find: (token) => orUndefined(findSession(hashSecret(token))),
         storesOf: (personId) => findStores(personId).pipe(Effect.orDie),

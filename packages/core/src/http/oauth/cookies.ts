@@ -6,6 +6,8 @@ export interface CookiePolicy {
   readonly secure: boolean
   readonly session: string
   readonly csrf: string
+  /** The device cookie set after a successful sign-in (`domain/oauth/device-cookie.ts`). */
+  readonly device: string
 }
 
 /**
@@ -17,7 +19,7 @@ export const cookiePolicy = (baseUrl: string): CookiePolicy => {
   const url = new URL(baseUrl)
   const secure = !(url.protocol === "http:" && isLoopbackHost(url.hostname))
   const prefix = secure ? "__Host-" : ""
-  return { secure, session: `${prefix}sc_session`, csrf: `${prefix}sc_csrf` }
+  return { secure, session: `${prefix}sc_session`, csrf: `${prefix}sc_csrf`, device: `${prefix}sc_device` }
 }
 
 /** Sets an HttpOnly, SameSite=Lax cookie on path `/`. */

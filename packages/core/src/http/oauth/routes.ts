@@ -14,7 +14,7 @@ import { newSecret } from "../../domain/oauth/tokens.js"
 import { isScope } from "../../domain/scopes.js"
 import { type OAuthClient, OAuthClients } from "../../services/oauth-clients.js"
 import { OAuthGrants } from "../../services/oauth-grants.js"
-import { MAX_EMAIL_LENGTH, OAuthSessions, type PersonSession, SESSION_TTL_HOURS, type SignInRefusal } from "../../services/oauth-sessions.js"
+import { DEVICE_COOKIE_DAYS, MAX_EMAIL_LENGTH, OAuthSessions, type PersonSession, SESSION_TTL_HOURS, type SignInRefusal } from "../../services/oauth-sessions.js"
 import { RateLimiter } from "../../services/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
 import { CurrentRequest } from "../request-info.js"
@@ -338,7 +338,8 @@ const authorizePost = (request: HttpServerRequest.HttpServerRequest) =>
       const expected = request.cookies[policy.csrf]
       if (expected === undefined || !sameSecret(presentedCsrf, expected)) return forgedForm
       const info = yield* CurrentRequest
-      const outcome = yield* (yield* OAuthSessions).signIn(form.get("email") ?? "", form.get("password") ?? "", info.clientIp)
+      const outcome = yield* (yield* OAuthSessions)
+        .signIn(form.get("email") ?? "", form.get("password") ?? "", info.clientIp, request.cookies[policy.device])
         .pipe(Effect.result)
       if (outcome._tag === "Failure") {
         const refused = signInRefusal(outcome.failure)
@@ -350,7 +351,8 @@ const authorizePost = (request: HttpServerRequest.HttpServerRequest) =>
         )
       }
       return redirectTo(`/oauth/authorize?${query}`).pipe(
-        withCookie(policy, policy.session, outcome.success.token, SESSION_TTL_HOURS * 3600)
+        withCookie(policy, policy.session, outcome.success.token, SESSION_TTL_HOURS * 3600),
+        withCookie(policy, policy.device, outcome.success.device, DEVICE_COOKIE_DAYS * 86_400)
       )
     }
 
