@@ -296,6 +296,9 @@ describe.each(databaseVariants())("webhook subscriptions, catalogue and quotes (
       expect((await app.call("GET", "/api/v2/webhook-examples/order:paid", { key: seed.key })).status).toBe(404)
 
       const customiserId = await createCustomiser(seed.storeId)
+      // A submission's event is recorded only for a Store with a subscriber to it.
+      const hook = await app.call("POST", "/api/v2/webhooks", { key: seed.key, body: { topic: "form:submitted", url: "http://127.0.0.1:9/form" } })
+      expect(hook.status).toBe(200)
       const submitted = await app.call("POST", `/storefront/v1/customisers/${customiserId}/form-submissions`, {
         body: { responses: [{ field_id: "email", name: "Email", input_type: "EMAIL", value: "real@example.com" }] }
       })

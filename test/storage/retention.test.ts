@@ -21,9 +21,16 @@ describe.each(databaseVariants())("retention ($name database)", (variant) => {
     await db.cleanup()
   })
 
-  it("deletes settled events, attempts and revoked grants older than the horizon, in batches, and keeps the rest", async () => {
+  it("deletes settled events, attempts, revoked grants and quotes older than the horizon, in batches, and keeps the rest", async () => {
     const { merchant, client } = await app.connect()
     const storeId = merchant.storeIds[0] ?? 0
+    const customiser = await app.operator("POST", `/stores/${storeId}/customisers`, {
+      name: "Quote form",
+      product_family: "neon",
+      selection_mode: "single_style",
+      pricing_model: "simple_letter"
+    })
+    expect(customiser.status).toBe(201)
     const list = await app.operator("GET", `/stores/${storeId}/connections`)
     expect((await app.operator("DELETE", `/connections/${list.body.data[0].id}`)).status).toBe(204)
 
@@ -52,11 +59,16 @@ describe.each(databaseVariants())("retention ($name database)", (variant) => {
       yield* sql`
         INSERT INTO webhook_attempts (delivery_id, attempt_number, started_at, duration_ms) VALUES (${recentDelivery?.id ?? 0}, 1, now(), 5)`
       yield* sql`UPDATE oauth_grants SET revoked_at = now() - interval '40 days' WHERE store_id = ${storeId}`
+      for (const [n, age] of [[1, "40 days"], [2, "1 day"]] as const) {
+        yield* sql`
+          INSERT INTO quotes (store_id, customiser_id, submission_number, responses, created_at)
+          VALUES (${storeId}, ${customiser.body.id}, ${n}, '[]', now() - ${age}::interval)`
+      }
       return { pending: pending?.id, recent: recent?.id }
     }))
 
     const counts = await app.runSql(pruneRetained(30))
-    expect(counts).toEqual({ attempts: RETENTION_BATCH + 5, events: RETENTION_BATCH + 5, grants: 1 })
+    expect(counts).toEqual({ attempts: RETENTION_BATCH + 5, events: RETENTION_BATCH + 5, grants: 1, quotes: 1 })
 
     const left = await app.runSql(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -64,10 +76,17 @@ describe.each(databaseVariants())("retention ($name database)", (variant) => {
       const attempts = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_attempts`
       const grants = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM oauth_grants WHERE store_id = ${storeId}`
       const tokens = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM oauth_refresh_tokens WHERE client_id = ${client.clientId}`
-      return { events: events.map((e) => Number(e.id)), attempts: attempts[0]?.n, grants: grants[0]?.n, tokens: tokens[0]?.n }
+      const quotes = yield* sql<{ n: number }>`SELECT submission_number AS n FROM quotes WHERE store_id = ${storeId}`
+      return {
+        events: events.map((e) => Number(e.id)),
+        attempts: attempts[0]?.n,
+        grants: grants[0]?.n,
+        tokens: tokens[0]?.n,
+        quotes: quotes.map((q) => q.n)
+      }
     }))
-    expect(left).toEqual({ events: [Number(seeded.pending), Number(seeded.recent)], attempts: 1, grants: 0, tokens: 0 })
+    expect(left).toEqual({ events: [Number(seeded.pending), Number(seeded.recent)], attempts: 1, grants: 0, tokens: 0, quotes: [2] })
     // A second pass finds nothing more.
-    expect(await app.runSql(pruneRetained(30))).toEqual({ attempts: 0, events: 0, grants: 0 })
+    expect(await app.runSql(pruneRetained(30))).toEqual({ attempts: 0, events: 0, grants: 0, quotes: 0 })
   })
 })

@@ -27,6 +27,7 @@ export const CONFIG_VARIABLES = [
   "REGISTRATION_LIMIT_PER_HOUR",
   "REGISTRATION_LIMIT_PER_DAY",
   "STOREFRONT_LIMIT_PER_STORE_PER_MINUTE",
+  "STOREFRONT_LIMIT_PER_ADDRESS_PER_MINUTE",
   "RETENTION_DAYS",
   "WEBHOOK_RETRY_BASE_MS",
   "CORS_ORIGINS",
@@ -212,6 +213,7 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
   const registrationLimitPerHour = integer("REGISTRATION_LIMIT_PER_HOUR", 20, 1)
   const registrationLimitPerDay = integer("REGISTRATION_LIMIT_PER_DAY", 100, 1)
   const storefrontWritesPerStorePerMinute = integer("STOREFRONT_LIMIT_PER_STORE_PER_MINUTE", 600, 1)
+  const storefrontWritesPerAddressPerMinute = integer("STOREFRONT_LIMIT_PER_ADDRESS_PER_MINUTE", 30, 1)
   const retentionDays = integer("RETENTION_DAYS", 30, 1, 3650)
   const webhookRetryBaseMs = integer("WEBHOOK_RETRY_BASE_MS", 30_000, 1)
   const secretsKey = raw("SECRETS_KEY")
@@ -229,6 +231,7 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     errors.length > 0 || port === undefined || baseUrl === undefined || environment === undefined ||
     rateLimitPerKeyPerMinute === undefined || rateLimitPerIpPerMinute === undefined ||
     registrationLimitPerHour === undefined || registrationLimitPerDay === undefined || storefrontWritesPerStorePerMinute === undefined || retentionDays === undefined ||
+    storefrontWritesPerAddressPerMinute === undefined ||
     webhookRetryBaseMs === undefined || mcp === "invalid"
   ) {
     return { _tag: "Invalid", errors }
@@ -244,6 +247,7 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     registrationLimitPerHour,
     registrationLimitPerDay,
     storefrontWritesPerStorePerMinute,
+    storefrontWritesPerAddressPerMinute,
     retentionDays,
     webhookRetryBaseMs,
     corsOrigins,

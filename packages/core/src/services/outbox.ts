@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { batchRows } from "../storage/batch-rows.js"
 import { decodeRows, RowId, RowNumber, singleRow } from "../storage/rows.js"
@@ -30,6 +30,12 @@ export interface RecordedEvent {
 export class Outbox extends Context.Service<Outbox, {
   readonly enqueue: (storeId: number, topic: EventTopic, payload: unknown) => Effect.Effect<RecordedEvent>
   /**
+   * `enqueue` for an event whose body is kept elsewhere too (a quote is its form submission):
+   * recorded only when an active subscription of the topic will receive it, so a Store with no
+   * subscriber does not store the body a second time. Nothing when none exists.
+   */
+  readonly enqueueIfSubscribed: (storeId: number, topic: EventTopic, payload: unknown) => Effect.Effect<Option.Option<RecordedEvent>>
+  /**
    * Makes `changes` (data-modifying statements without RETURNING, such as an INSERT) and records
    * one event of `topic` per entry of `events`, in one statement: atomic without a transaction,
    * and one round trip however many events (a group commit's batch of orders, say). Answers the
@@ -49,7 +55,8 @@ export class Outbox extends Context.Service<Outbox, {
       const record = (
         changes: ReadonlyArray<Statement.Fragment>,
         topic: EventTopic,
-        events: ReadonlyArray<{ readonly storeId: number; readonly payload: unknown }>
+        events: ReadonlyArray<{ readonly storeId: number; readonly payload: unknown }>,
+        onlySubscribed = false
       ) => {
         const input = events.map((event, n) => ({ n, store_id: event.storeId, body: event.payload }))
         // One statement: atomic even when a caller forgot the transaction. Events are inserted in
@@ -59,7 +66,11 @@ export class Outbox extends Context.Service<Outbox, {
             SELECT * FROM ${batchRows(sql, input, "n integer, store_id integer, body json")} AS e
           ), event AS (
             INSERT INTO events (store_id, topic, body)
-            SELECT store_id, ${topic}, body::text FROM input ORDER BY n
+            SELECT store_id, ${topic}, body::text FROM input
+            ${onlySubscribed ? sql`WHERE EXISTS (
+              SELECT 1 FROM webhook_subscriptions s
+              WHERE s.store_id = input.store_id AND s.topic = ${topic} AND s.status = 'active' AND s.deleted_at IS NULL)` : sql``}
+            ORDER BY n
             RETURNING id, store_id
           ), fanned AS (
             INSERT INTO webhook_deliveries (event_id, subscription_id)
@@ -77,6 +88,8 @@ export class Outbox extends Context.Service<Outbox, {
       return Outbox.of({
         enqueue: (storeId, topic, payload) =>
           Effect.flatMap(record([], topic, [{ storeId, payload }]), singleRow),
+        enqueueIfSubscribed: (storeId, topic, payload) =>
+          Effect.map(record([], topic, [{ storeId, payload }], true), (events) => Option.fromNullishOr(events[0])),
         enqueueWith: record
       })
     })

@@ -57,7 +57,8 @@ const CounterRow = Schema.Struct({ lastNumber: RowNumber }).pipe(Schema.encodeKe
 export class Quotes extends Context.Service<Quotes, {
   /**
    * Stores a submission to a customiser's form and queues `form:submitted` in the same
-   * transaction: the quote and its event commit together.
+   * transaction: the quote and its event commit together. The event is recorded only for a Store
+   * with a subscriber to it (`Outbox.enqueueIfSubscribed`): the quote already keeps the submission.
    */
   readonly submit: (customiser: CustomiserRecord, submission: FormSubmission) => Effect.Effect<QuoteRecord>
   /** One page of a Store's quotes in id order after `afterId`; fetches `limit` rows. */
@@ -95,7 +96,7 @@ export class Quotes extends Context.Service<Quotes, {
                 RETURNING ${columns}`
               const row = yield* decodeSingleRow(Row)(rows)
               const quote = toRecord(row)
-              yield* outbox.enqueue(customiser.storeId, "form:submitted", formSubmittedPayload({
+              yield* outbox.enqueueIfSubscribed(customiser.storeId, "form:submitted", formSubmittedPayload({
                 submissionNumber,
                 // The previous generation's payload always names a form: the built-in one is the customiser's.
                 formId: quote.formId ?? customiser.id,

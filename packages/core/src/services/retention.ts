@@ -12,12 +12,14 @@ export interface RetentionCounts {
   readonly attempts: number
   readonly events: number
   readonly grants: number
+  readonly quotes: number
 }
 
 /**
  * `RETENTION_DAYS` (operating contract §5.6): deletes, in batches, delivery attempts older than
  * `days`, events older than `days` with no delivery still pending (their deliveries and attempts
- * with them), and grants revoked more than `days` ago (their codes and tokens with them).
+ * with them), grants revoked more than `days` ago (their codes and tokens with them) and quotes
+ * (anonymous form submissions, which would otherwise only ever grow) older than `days`.
  * Expired idempotency keys and unused clients have their own pruning (`IdempotencyStore.prune`,
  * `OAuthClients.prune`).
  */
@@ -67,5 +69,12 @@ export const pruneRetained = (days: number) =>
       return doomed.length
     }))
 
-    return { attempts, events, grants } satisfies RetentionCounts
+    const quotes = yield* inBatches(Effect.gen(function*() {
+      const doomed = yield* sql`
+        SELECT id FROM quotes WHERE created_at < ${cutoff} ORDER BY id LIMIT ${RETENTION_BATCH}`.pipe(Effect.flatMap(ids))
+      if (doomed.length > 0) yield* sql`DELETE FROM quotes WHERE ${sql.in("id", doomed.map((row) => row.id))}`
+      return doomed.length
+    }))
+
+    return { attempts, events, grants, quotes } satisfies RetentionCounts
   }).pipe(Effect.orDie)

@@ -20,10 +20,12 @@ export interface ServiceSettings {
   readonly rateLimitPerIpPerMinute: number
   readonly registrationLimitPerHour: number
   readonly registrationLimitPerDay: number
-  /** `RETENTION_DAYS`: delivered events, attempts and revoked grants older than this are deleted. */
+  /** `RETENTION_DAYS`: delivered events, attempts, revoked grants and quotes older than this are deleted. */
   readonly retentionDays: number
   /** Storefront writes (designs, form submissions) one Store takes a minute from all shoppers. */
   readonly storefrontWritesPerStorePerMinute: number
+  /** Storefront writes one client address takes a minute, whatever the Store. */
+  readonly storefrontWritesPerAddressPerMinute: number
   readonly webhookRetryBaseMs: number
   /** Largest request body accepted, in bytes. */
   readonly maxBodyBytes: number
@@ -76,6 +78,7 @@ export const defaultSettings = ({ operatorToken, secretsKey, trustProxy, ...over
   registrationLimitPerHour: 20,
   registrationLimitPerDay: 100,
   storefrontWritesPerStorePerMinute: 600,
+  storefrontWritesPerAddressPerMinute: 30,
   retentionDays: 30,
   webhookRetryBaseMs: 30_000,
   maxBodyBytes: 1024 * 1024,

@@ -5,6 +5,7 @@ import { V3Customisation } from "../../domain/orders/v3-product.js"
 import { PublicAccess, RequestFailures } from "../middleware/definitions.js"
 import { problemAt } from "../failure-codecs.js"
 import { ResourceIdParam } from "../resource-id.js"
+import { STOREFRONT_WRITE_BYTES, withinByteBudget } from "./byte-budget.js"
 
 
 /** Caps of an anonymous design (issue 11): it is stored and sent to the integrator. */
@@ -19,8 +20,8 @@ export const DesignCustomisation = Schema.Struct({
   value: capped(V3Customisation.fields.value, FINISHED_DESIGN_CAPS.value)
 })
 
-/** A shopper's finished design (operating contract §3). */
-export const FinishedDesignRequest = Schema.Struct({
+/** A shopper's finished design, held in all to `STOREFRONT_WRITE_BYTES` (`./byte-budget.ts`). */
+export const FinishedDesignRequest = withinByteBudget(Schema.Struct({
   integration_id: PositiveInt,
   title: capped(RequiredText, FINISHED_DESIGN_CAPS.title),
   price: NonNegativeInt,
@@ -29,7 +30,7 @@ export const FinishedDesignRequest = Schema.Struct({
   description: Schema.optionalKey(capped(Schema.String, FINISHED_DESIGN_CAPS.description)),
   customisations: Schema.optionalKey(Schema.Array(DesignCustomisation).check(Schema.isMaxLength(FINISHED_DESIGN_CAPS.customisations))),
   product_image_url: Schema.optionalKey(capped(AbsoluteUrl, FINISHED_DESIGN_CAPS.url))
-}).annotate({ identifier: "FinishedDesign" })
+}), STOREFRONT_WRITE_BYTES).annotate({ identifier: "FinishedDesign" })
 
 /** The recorded design and the id the integrator gave it. */
 export const DesignCreated = Schema.Struct({

@@ -2,10 +2,12 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { PublicAccess, RequestFailures } from "../middleware/definitions.js"
 import { ResourceIdParam } from "../resource-id.js"
+import { STOREFRONT_WRITE_BYTES, withinByteBudget } from "./byte-budget.js"
 
 /**
- * Caps of an anonymous submission (issue 11): each one is stored and fans out to the Store's
- * webhooks, so no shopper may send an unbounded one.
+ * Caps of an anonymous submission: each one is stored and fans out to the Store's webhooks, so no
+ * shopper may send an unbounded one. The responses together are also held to
+ * `STOREFRONT_WRITE_BYTES` (`./byte-budget.ts`).
  */
 export const FORM_SUBMISSION_CAPS = { responses: 100, value: 10_000, name: 200, fieldId: 100, inputType: 50 } as const
 
@@ -26,7 +28,10 @@ export class StorefrontFormsApi extends HttpApiGroup.make("storefrontForms")
       params: { customiser_id: ResourceIdParam("customiser") },
       payload: Schema.Struct({
         form_id: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThan(0))),
-        responses: Schema.Array(FormResponseInput).check(Schema.isMinLength(1), Schema.isMaxLength(FORM_SUBMISSION_CAPS.responses))
+        responses: withinByteBudget(
+          Schema.Array(FormResponseInput).check(Schema.isMinLength(1), Schema.isMaxLength(FORM_SUBMISSION_CAPS.responses)),
+          STOREFRONT_WRITE_BYTES
+        )
       }),
       success: Schema.Struct({ quote_id: Schema.Int }).pipe(HttpApiSchema.status(201))
     }).annotateMerge(OpenApi.annotations({
