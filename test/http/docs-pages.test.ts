@@ -32,7 +32,7 @@ import {
 } from "../../packages/core/src/http/docs/webhooks-page.js"
 import { PROBLEM_CODES } from "../../packages/core/src/presenters/failure-table.js"
 import { defaultSettings } from "../../packages/core/src/services/settings.js"
-import { startApp } from "../support/app.js"
+import { OPERATOR_TOKEN, startApp } from "../support/app.js"
 import { embeddedVariant, type TestDatabase } from "../support/databases.js"
 
 // Every enumeration enums.ts exports, so a new one is checked without being listed here.
@@ -84,13 +84,33 @@ describe("documentation pages", () => {
     expect((await app.handler(new Request("http://localhost:8080/docs/problems/no_such_code"))).status).toBe(404)
   })
 
+  it("send every /docs reference page with a CSP that names only this host and forbids framing", async () => {
+    const res = await app.handler(new Request("http://localhost:8080/docs"))
+    expect(res.status).toBe(200)
+    const policy = res.headers.get("content-security-policy") ?? ""
+    expect(policy).toContain("default-src 'none'")
+    expect(policy).toContain("frame-ancestors 'none'")
+    expect(policy).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+;/)
+    expect(policy).not.toMatch(/https?:|'unsafe-eval'|script-src[^;]*'unsafe-inline'/)
+    expect(res.headers.get("x-frame-options")).toBe("DENY")
+  })
+
   it("serve the operator API's own reference only when the operator API is served", async () => {
     expect((await app.handler(new Request("http://localhost:8080/docs/operator/openapi.json"))).status).toBe(404)
     expect((await app.handler(new Request("http://localhost:8080/docs/operator"))).status).toBe(404)
-    const document = JSON.parse(await operator.handlerText("/docs/operator/openapi.json"))
-    expect(Object.keys(document.paths).every((path) => path.startsWith("/operator/"))).toBe(true)
+    // Served, but only to the operator token: without it or with another, 401.
+    const withToken = (path: string, token?: string) =>
+      operator.handler(new Request(`http://localhost:8080${path}`, token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } }))
+    for (const path of ["/docs/operator", "/docs/operator/openapi.json"]) {
+      expect((await withToken(path)).status).toBe(401)
+      expect((await withToken(path, "op_guess")).status).toBe(401)
+    }
+    const document = await (await withToken("/docs/operator/openapi.json", OPERATOR_TOKEN)).json()
+    expect(Object.keys(document.paths).every((path: string) => path.startsWith("/operator/"))).toBe(true)
     expect(Object.keys(document.paths).length).toBeGreaterThan(5)
-    expect((await operator.handler(new Request("http://localhost:8080/docs/operator"))).status).toBe(200)
+    const page = await withToken("/docs/operator", OPERATOR_TOKEN)
+    expect(page.status).toBe(200)
+    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'")
     const publicDocument = JSON.parse(await app.handlerText("/api/v3/openapi.json"))
     expect(JSON.stringify(publicDocument.paths)).not.toContain("/operator/")
     expect(Object.keys(publicDocument.paths)).toContain("/storefront/v1/customisers/{customiser_id}/designs")

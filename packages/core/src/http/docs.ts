@@ -1,12 +1,14 @@
 import { Effect, Layer } from "effect"
-import { HttpRouter, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiScalar } from "effect/http-api"
 import { NotFound } from "../domain/errors.js"
 import { type ServiceSettings, Settings } from "../services/settings.js"
 import { OperatorDocsApi, openApiDocument, operatorOpenApiDocument, PublicDocsApi } from "./docs/documents.js"
 import { migrationPage } from "./docs/migration-page.js"
 import { problemIndexPage, problemPage } from "./docs/pages.js"
+import { securePage } from "./docs/page-security.js"
 import { webhooksPage } from "./docs/webhooks-page.js"
+import { makeOperatorTokenCheck } from "./middleware/operator-token.js"
 import { PROBLEM_CODES, type ProblemCode } from "../presenters/failure-table.js"
 import type { RouteEntry } from "./route-table.js"
 
@@ -41,7 +43,7 @@ const isProblemCode = (code: string): code is ProblemCode => (PROBLEM_CODES as R
 /**
  * `/api/v3/openapi.json`, the interactive reference at `/docs` (Scalar, inline, offline), the
  * problem type pages, the migration guide and the webhooks guide; with `OPERATOR_TOKEN` set, the
- * operator API's reference at `/docs/operator`.
+ * operator API's reference at `/docs/operator`, answered only to that token like the operator API.
  */
 export const layerDocs = Layer.unwrap(Effect.gen(function*() {
   const settings = yield* Settings
@@ -56,12 +58,24 @@ export const layerDocs = Layer.unwrap(Effect.gen(function*() {
       return page === undefined ? Effect.fail(new NotFound({ resource: "problem type" })) : Effect.succeed(page)
     })
   )
+  // Every page carries its CSP; the operator's pages answer only the operator token.
+  const securePages = HttpRouter.middleware((httpEffect) => Effect.map(httpEffect, securePage)).layer
+  const checkOperatorToken = yield* makeOperatorTokenCheck
+  const operatorOnly = HttpRouter.middleware((httpEffect) =>
+    Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
+      const authorization = request.headers.authorization ?? ""
+      const presented = /^bearer /i.test(authorization) ? authorization.slice("bearer ".length).trim() : ""
+      return Effect.andThen(checkOperatorToken(presented), httpEffect)
+    })
+  ).layer
   const operator = settings.operatorToken === undefined ? [] : [
-    HttpApiScalar.layer(OperatorDocsApi, { path: "/docs/operator", scalar }),
-    HttpRouter.add("GET", "/docs/operator/openapi.json", json(operatorOpenApiDocument(baseUrl)))
+    Layer.mergeAll(
+      HttpApiScalar.layer(OperatorDocsApi, { path: "/docs/operator", scalar }),
+      HttpRouter.add("GET", "/docs/operator/openapi.json", json(operatorOpenApiDocument(baseUrl)))
+    ).pipe(Layer.provide(securePages), Layer.provide(operatorOnly))
   ]
   return Layer.mergeAll(
-    HttpApiScalar.layer(PublicDocsApi, { path: "/docs", scalar }),
+    HttpApiScalar.layer(PublicDocsApi, { path: "/docs", scalar }).pipe(Layer.provide(securePages)),
     HttpRouter.add("GET", OPENAPI_PATH, json(openApiDocument(baseUrl))),
     HttpRouter.add("GET", "/docs/problems", html(problemIndexPage(baseUrl))),
     problemRoute,

@@ -2,16 +2,13 @@ import { Clock, Context, Effect, Layer, Redacted } from "effect"
 import type { Types } from "effect"
 import { type HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { createHash, timingSafeEqual } from "node:crypto"
 import {
   type ApiFailure,
   IdempotencyKeyRequired,
   isApiFailure,
   InsufficientScope,
-  InvalidCredential,
   MalformedRequest,
   MissingCredential,
-  NotFound,
   RateLimited
 } from "../../domain/errors.js"
 import { grantedScopes } from "../../domain/scopes.js"
@@ -35,18 +32,12 @@ import {
   OperatorAuth,
   PublicAccess
 } from "./definitions.js"
+import { makeOperatorTokenCheck, perIpQuota } from "./operator-token.js"
 import { allowsAny, DIAGNOSTIC_HEADER, type EndpointRules, endpointRulesOf, makeHeldKeyChecks } from "./held-key-checks.js"
 import { bodyReadFailure, isRequestInputError, requestInputFailure } from "./request-failures.js"
 
 /** A response, or a failure HttpApi encodes with the endpoint's declared error schemas. */
 type Served<R, E extends ApiFailure = ApiFailure> = Effect.Effect<HttpServerResponse.HttpServerResponse, E | Types.unhandled, R>
-
-const perIpQuota = (limiter: RateLimiter["Service"], info: RequestInfo) =>
-  Effect.flatMap(
-    limiter.admitIp(info.clientIp),
-    (admission) =>
-      admission._tag === "Limited" ? Effect.fail(new RateLimited({ retryAfter: admission.retryAfterSeconds })) : Effect.void
-  )
 
 /** What the API-key middleware fails with: the statuses it declares. */
 type KeyFailure = FailureWithStatus<401 | 403 | 429>
@@ -144,30 +135,13 @@ export const layerApiKeyAuth = Layer.effect(ApiKeyAuth, makeApiKeyAuth)
 /** The previous-generation API-key middleware (same checks, legacy error format). */
 export const layerLegacyApiKeyAuth = Layer.effect(LegacyApiKeyAuth, makeApiKeyAuth)
 
-const digest = (value: string) => createHash("sha256").update(value).digest()
-
-/** The operator API's bearer check, in constant time. */
+/** The operator API's bearer check (`./operator-token.ts`). */
 export const layerOperatorAuth = Layer.effect(
   OperatorAuth,
   Effect.gen(function*() {
-    const settings = yield* Settings
-    const limiter = yield* RateLimiter
-    const expected = settings.operatorToken === undefined ? undefined : digest(Redacted.value(settings.operatorToken))
-    // A refused token spends one of the client's per-IP requests, so guessing the token is held
-    // to the per-IP quota; once that is spent the answer is 429, not another verdict on a guess.
-    const refuse = (failure: MissingCredential | InvalidCredential): Served<never, FailureWithStatus<401 | 429>> =>
-      Effect.flatMap(Effect.service(CurrentRequest), (info) => Effect.andThen(perIpQuota(limiter, info), Effect.fail(failure)))
+    const check = yield* makeOperatorTokenCheck
     return {
-      operatorToken: (httpEffect, { credential }) =>
-        Effect.suspend((): Served<never, FailureWithStatus<401 | 404 | 429>> => {
-          if (expected === undefined) return Effect.fail(new NotFound({ resource: "route" }))
-          const presented = Redacted.value(credential)
-          if (presented === "") return refuse(new MissingCredential({ kind: "operator_token" }))
-          if (!timingSafeEqual(digest(presented), expected)) {
-            return refuse(new InvalidCredential({ kind: "operator_token", reason: "unknown" }))
-          }
-          return httpEffect
-        })
+      operatorToken: (httpEffect, { credential }) => Effect.andThen(check(Redacted.value(credential)), httpEffect)
     }
   })
 )
