@@ -26,6 +26,7 @@ export const CONFIG_VARIABLES = [
   "RATE_LIMIT_PER_IP_PER_MINUTE",
   "REGISTRATION_LIMIT_PER_HOUR",
   "REGISTRATION_LIMIT_PER_DAY",
+  "REGISTRATION_UNUSED_CLIENT_CAP",
   "STOREFRONT_LIMIT_PER_STORE_PER_MINUTE",
   "STOREFRONT_LIMIT_PER_ADDRESS_PER_MINUTE",
   "RETENTION_DAYS",
@@ -212,6 +213,7 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
   const rateLimitPerIpPerMinute = integer("RATE_LIMIT_PER_IP_PER_MINUTE", 1200, 1)
   const registrationLimitPerHour = integer("REGISTRATION_LIMIT_PER_HOUR", 20, 1)
   const registrationLimitPerDay = integer("REGISTRATION_LIMIT_PER_DAY", 100, 1)
+  const unusedClientCap = integer("REGISTRATION_UNUSED_CLIENT_CAP", 1000, 1)
   const storefrontWritesPerStorePerMinute = integer("STOREFRONT_LIMIT_PER_STORE_PER_MINUTE", 600, 1)
   const storefrontWritesPerAddressPerMinute = integer("STOREFRONT_LIMIT_PER_ADDRESS_PER_MINUTE", 30, 1)
   const retentionDays = integer("RETENTION_DAYS", 30, 1, 3650)
@@ -231,7 +233,7 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     errors.length > 0 || port === undefined || baseUrl === undefined || environment === undefined ||
     rateLimitPerKeyPerMinute === undefined || rateLimitPerIpPerMinute === undefined ||
     registrationLimitPerHour === undefined || registrationLimitPerDay === undefined || storefrontWritesPerStorePerMinute === undefined || retentionDays === undefined ||
-    storefrontWritesPerAddressPerMinute === undefined ||
+    storefrontWritesPerAddressPerMinute === undefined || unusedClientCap === undefined ||
     webhookRetryBaseMs === undefined || mcp === "invalid"
   ) {
     return { _tag: "Invalid", errors }
@@ -246,6 +248,7 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     rateLimitPerIpPerMinute,
     registrationLimitPerHour,
     registrationLimitPerDay,
+    unusedClientCap,
     storefrontWritesPerStorePerMinute,
     storefrontWritesPerAddressPerMinute,
     retentionDays,

@@ -51,7 +51,10 @@ export const UNUSED_CLIENT_RETENTION_HOURS = 24
 /** Clients not used for this long (well past the refresh-token lifetime) are dropped. */
 export const IDLE_CLIENT_RETENTION_DAYS = 90
 
-/** Dynamic client registration (RFC 7591) with its per-IP quotas, lookup and pruning. */
+/**
+ * Dynamic client registration (RFC 7591) with its per-IP quotas, a global cap on clients that
+ * never obtained a token (`unusedClientCap`), lookup and pruning.
+ */
 export class OAuthClients extends Context.Service<OAuthClients, {
   /**
    * Registers a client. Every attempt, valid or not, first counts against the caller's
@@ -122,6 +125,15 @@ export class OAuthClients extends Context.Service<OAuthClients, {
             RETURNING client_id, client_name, redirect_uris, grant_types, scope, verified, created_at`
       })
 
+      // Keeps the registrations that never obtained a token to the cap, whatever the addresses
+      // they came from: the oldest go first. One statement, over unused clients the cap itself
+      // keeps few, so a registration at the cap costs what one below it does and still succeeds.
+      const evictOldestUnused = sql`
+        DELETE FROM oauth_clients WHERE client_id IN (
+          SELECT client_id FROM oauth_clients WHERE NOT obtained_token
+          ORDER BY created_at DESC, client_id DESC OFFSET ${settings.unusedClientCap}
+        )`.pipe(Effect.orDie, Effect.asVoid)
+
       const findClient = SqlSchema.findOneOption({
         Request: Schema.String,
         Result: ClientRow,
@@ -148,6 +160,7 @@ export class OAuthClients extends Context.Service<OAuthClients, {
               scope: r.scope,
               ip
             }).pipe(Effect.orDie)
+            yield* evictOldestUnused
             return client
           }),
         find: (clientId) => orUndefined(findClient(clientId)),

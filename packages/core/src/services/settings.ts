@@ -20,6 +20,8 @@ export interface ServiceSettings {
   readonly rateLimitPerIpPerMinute: number
   readonly registrationLimitPerHour: number
   readonly registrationLimitPerDay: number
+  /** Registered clients that never obtained a token kept at most, whoever registered them; the oldest go first. */
+  readonly unusedClientCap: number
   /** `RETENTION_DAYS`: delivered events, attempts, revoked grants and quotes older than this are deleted. */
   readonly retentionDays: number
   /** Storefront writes (designs, form submissions) one Store takes a minute from all shoppers. */
@@ -77,6 +79,7 @@ export const defaultSettings = ({ operatorToken, secretsKey, trustProxy, ...over
   rateLimitPerIpPerMinute: 1200,
   registrationLimitPerHour: 20,
   registrationLimitPerDay: 100,
+  unusedClientCap: 1000,
   storefrontWritesPerStorePerMinute: 600,
   storefrontWritesPerAddressPerMinute: 30,
   retentionDays: 30,
