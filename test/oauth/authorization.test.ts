@@ -268,7 +268,8 @@ describe.each(databaseVariants())("authorization server: metadata, registration,
       expect(cookiePolicy("https://signcraft.example.com")).toEqual({
         secure: true,
         session: "__Host-sc_session",
-        csrf: "__Host-sc_csrf"
+        csrf: "__Host-sc_csrf",
+        device: "__Host-sc_device"
       })
       expect(cookiePolicy("http://signcraft.internal:8080").secure).toBe(true)
       expect(cookiePolicy("http://127.0.0.1:8080").secure).toBe(false)
