@@ -65,6 +65,8 @@ describe("loadConfig: every variable", () => {
     RATE_LIMIT_PER_IP_PER_MINUTE: "20",
     REGISTRATION_LIMIT_PER_HOUR: "3",
     REGISTRATION_LIMIT_PER_DAY: "4",
+    REGISTRATION_UNUSED_CLIENT_CAP: "50",
+    STOREFRONT_LIMIT_PER_ADDRESS_PER_MINUTE: "7",
     WEBHOOK_RETRY_BASE_MS: "500"
   }))
 
@@ -100,6 +102,8 @@ describe("loadConfig: every variable", () => {
       rateLimitPerIpPerMinute: 20,
       registrationLimitPerHour: 3,
       registrationLimitPerDay: 4,
+      unusedClientCap: 50,
+      storefrontWritesPerAddressPerMinute: 7,
       webhookRetryBaseMs: 500
     })
   })
@@ -191,6 +195,8 @@ describe("loadConfig: invalid values", () => {
     "RATE_LIMIT_PER_IP_PER_MINUTE",
     "REGISTRATION_LIMIT_PER_HOUR",
     "REGISTRATION_LIMIT_PER_DAY",
+    "REGISTRATION_UNUSED_CLIENT_CAP",
+    "STOREFRONT_LIMIT_PER_ADDRESS_PER_MINUTE",
     "WEBHOOK_RETRY_BASE_MS"
   ])("%s must be a positive whole number", (name) => {
     for (const value of ["0", "-5", "1.5", "ten", "99999999999999999999"]) {
