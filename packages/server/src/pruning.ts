@@ -8,7 +8,7 @@ const RATE_LIMIT_HORIZON_MS = 60 * 60 * 1000
 
 /**
  * One pass: drops finished rate-limit windows and expired idempotency records, what is older
- * than `RETENTION_DAYS` (delivered events, delivery attempts, revoked grants), and, when
+ * than `RETENTION_DAYS` (delivered events, delivery attempts, revoked grants, quotes), and, when
  * the connector's services are present, stale client registrations, old registration
  * attempts, expired sessions, codes and tokens.
  */
