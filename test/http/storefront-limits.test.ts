@@ -51,8 +51,8 @@ describe("storefront limits", () => {
   })
 })
 
-// Issue 40: a submission is held to a byte budget, each address to a quota of its own, and what
-// an accepted submission adds to the database is bounded by that budget.
+// A submission is held to a byte budget, each address to a quota of its own, and what an accepted
+// submission adds to the database is bounded by that budget.
 describe("storefront byte budget and per-address quota", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "signcraft-storefront-"))
   const app = startApp(

@@ -1,10 +1,10 @@
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
 
-// One of OWASP's equally strong scrypt configurations (Password Storage Cheat Sheet): N=2^15,
-// r=8, p=3 with a 64-byte key. The lanes of p run one after another, so a hash holds 128·N·r
-// bytes, a quarter of what N=2^17, p=1 held, for the same work against a guesser; that is what
-// keeps the sign-in queue's hashes inside the server's memory budget. maxmem must cover 128·N·r
-// of any stored hash, older ones at N=2^17 included.
+// One of OWASP's equally strong scrypt configurations (Password Storage Cheat Sheet), the one
+// with a smaller N and more lanes (p). The lanes run one after another, so a hash holds 128·N·r
+// bytes, far less than the configuration with the largest N, for the same work against a
+// guesser; that keeps the sign-in queue's hashes inside the server's memory budget. maxmem must
+// cover 128·N·r of any stored hash, those made with the earlier, larger N included.
 const N = 32768
 const R = 8
 const P = 3

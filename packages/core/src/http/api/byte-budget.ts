@@ -2,8 +2,8 @@ import { Schema } from "effect"
 
 /**
  * What one anonymous storefront write (a form submission, a finished design) may add to the
- * database: the per-field caps alone would let one write store about a megabyte, and the
- * storefront has no credential to hold to account.
+ * database: the per-field caps alone would let one write store far more than any shopper sends,
+ * and the storefront has no credential to hold to account.
  */
 export const STOREFRONT_STORED_BYTES = 64 * 1024
 
