@@ -169,7 +169,9 @@ describe.each(databaseVariants())("input edges ($name database)", (variant) => {
       expect(res.headers.get("x-content-type-options"), path).toBe("nosniff")
       expect(res.headers.get("strict-transport-security"), path).toBeNull()
     }
-    const production = startApp(db.config, { environment: "production", baseUrl: "https://api.example", secretsKey: TEST_SECRETS_KEY })
+    // A database of its own: what the test app sealed under the development key, the cursor key
+    // among it, does not open with this SECRETS_KEY.
+    const production = startApp({ _tag: "Embedded", location: "memory" }, { environment: "production", baseUrl: "https://api.example", secretsKey: TEST_SECRETS_KEY })
     try {
       const res = await production.handler(new Request("https://api.example/healthz"))
       expect(res.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains")

@@ -68,7 +68,10 @@ describe.each(databaseVariants())("quotas ($name database)", (variant) => {
   it("ignores the diagnostic header for live keys and in production", async () => {
     for (const [mode, environment] of [["live", "test"], ["test", "production"]] as const) {
       const production = environment === "production" ? { baseUrl: "https://signs.example", secretsKey: TEST_SECRETS_KEY } : {}
-      const app = startApp(db.config, { rateLimitPerKeyPerMinute: 100, rateLimitPerIpPerMinute: 10_000, environment, ...production })
+      // Production seals with its own SECRETS_KEY: it gets a database of its own, since what the
+      // other apps sealed under the development key (the cursor key among it) does not open with it.
+      const database = environment === "production" ? { _tag: "Embedded" as const, location: "memory" as const } : db.config
+      const app = startApp(database, { rateLimitPerKeyPerMinute: 100, rateLimitPerIpPerMinute: 10_000, environment, ...production })
       try {
         const seed = await app.seedStore({ scopes: ["store:read"] }, mode)
         for (let i = 0; i < 3; i++) {
