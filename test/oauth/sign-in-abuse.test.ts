@@ -9,6 +9,7 @@ import {
   FAILED_SIGN_IN_WINDOW_SECONDS,
   CLEAN_SIGN_INS_PER_ADDRESS,
   FAILED_SIGN_INS_PER_ACCOUNT,
+  FAILED_SIGN_INS_PER_DEVICE,
   MAX_CONCURRENT_PASSWORD_HASHES,
   SIGN_INS_PER_ADDRESS,
   WAITING_SIGN_INS_PER_LANE
@@ -238,5 +239,18 @@ describe.each(databaseVariants())("sign-in abuse ($name database)", (variant) =>
     } finally {
       await attack.stop()
     }
+  })
+
+  it(`holds a known device by its own failures: after ${FAILED_SIGN_INS_PER_DEVICE} it counts as unknown again`, async () => {
+    const merchant = await app.seedMerchant()
+    const device = deviceCookieOf(await signIn(merchant.email, merchant.password, "198.51.100.160"))
+    const fromDevice = (password: string) =>
+      app.form("/oauth/authorize", { ...fields, email: merchant.email, password }, { cookie: `${csrfCookie}; ${device}` }, "198.51.100.161")
+    // The account is locked for unknown devices.
+    for (let i = 0; i < FAILED_SIGN_INS_PER_ACCOUNT; i++) {
+      expect((await signIn(merchant.email, "wrong password!", `203.0.113.${170 + i}`)).status).toBe(200)
+    }
+    for (let i = 0; i < FAILED_SIGN_INS_PER_DEVICE; i++) expect((await fromDevice("wrong password!")).status).toBe(200)
+    expect((await fromDevice(merchant.password)).status).toBe(429)
   })
 })
