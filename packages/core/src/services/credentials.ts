@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { displayPrefix, generateApiKey, hashApiKey, type KeyMode, parseApiKey } from "../domain/api-key.js"
+import { displayPrefix, generateApiKey, hashApiKey, isJwtShaped, type KeyMode, parseApiKey } from "../domain/api-key.js"
 import { InvalidCredential, NotFound } from "../domain/errors.js"
 import { type Grant, isScope, type Scope } from "../domain/scopes.js"
 import { decodeFirstRow, decodeSingleRow, InsertedId, JsonColumn, jsonParam, RowId, RowTimestamp } from "../storage/rows.js"
@@ -164,7 +164,9 @@ export class Credentials extends Context.Service<Credentials, {
         // On the hot path: a cache hit allocates no effect of its own.
         verify: (presented) =>
           Clock.clockWith((clock) => {
-            if (parseApiKey(presented) === undefined) return Effect.fail(invalid("malformed"))
+            if (parseApiKey(presented) === undefined) {
+              return Effect.fail(invalid(isJwtShaped(presented) ? "connector_token" : "malformed"))
+            }
             const hash = hashApiKey(presented)
             const now = clock.currentTimeMillisUnsafe()
             const cached = cache.get(hash)
