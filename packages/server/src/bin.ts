@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit } from "effect"
-import { parseCommandLine, USAGE } from "./cli.js"
+import { parseCommandLine, USAGE, usageErrorText } from "./cli.js"
 import { runCheck } from "./commands/check.js"
 import { processContext } from "./commands/context.js"
 import { runDiagnoseRateLimit } from "./commands/diagnose-rate-limit.js"
@@ -60,7 +60,7 @@ const main = () => {
       process.stdout.write(USAGE)
       return
     case "UsageError":
-      process.stderr.write(`signcraft: ${command.message}\n\n${USAGE}`)
+      process.stderr.write(usageErrorText(command.message))
       process.exitCode = 2
       return
     case "Check":

@@ -66,7 +66,12 @@ const trustProxyOf = (value: string | number | TrustProxy | undefined): TrustPro
 const secretOf = (value: string | Redacted.Redacted<string> | undefined): Redacted.Redacted<string> | undefined =>
   typeof value !== "string" ? value : value.trim() === "" ? undefined : Redacted.make(value)
 
-/** Defaults of the operating contract, for embedders and tests. */
+// An unset variable read as `process.env.X` arrives as `undefined`: it leaves the default, never
+// replaces it (`{ baseUrl: process.env.BASE_URL }` with BASE_URL unset keeps the default origin).
+const definedOnly = <A extends object>(input: A): Partial<A> =>
+  Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<A>
+
+/** Defaults of the operating contract, for embedders and tests; `undefined` values keep the default. */
 export const defaultSettings = ({ operatorToken, secretsKey, trustProxy, ...overrides }: SettingsInput = {}): ServiceSettings => ({
   baseUrl: "http://localhost:8080",
   mcpUrl: undefined,
@@ -80,7 +85,7 @@ export const defaultSettings = ({ operatorToken, secretsKey, trustProxy, ...over
   webhookRetryBaseMs: 30_000,
   maxBodyBytes: 1024 * 1024,
   corsOrigins: undefined,
-  ...overrides,
+  ...definedOnly(overrides),
   operatorToken: secretOf(operatorToken),
   secretsKey: secretOf(secretsKey),
   trustProxy: trustProxyOf(trustProxy)
