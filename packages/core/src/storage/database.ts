@@ -2,6 +2,7 @@ import { Effect, Layer } from "effect"
 import { Migrator, type SqlClient } from "effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import { ChangeSignals } from "./change-signals.js"
+import { type ClaimOwner, layerSessionLockOwner, layerSingleProcessOwner } from "./claim-owner.js"
 import { layerEmbedded, type EmbeddedLocation } from "./embedded.js"
 import { migrations } from "./migrations/index.js"
 import { layerPostgres } from "./postgres.js"
@@ -16,15 +17,16 @@ export const migrate = Migrator.make({})({ loader: migrations, table: "signcraft
 
 /**
  * The database layer: a `SqlClient` whose schema is migrated before the layer is
- * built, so nothing above it can run against an unmigrated database, and the
- * {@link ChangeSignals} between the processes that share it.
+ * built, so nothing above it can run against an unmigrated database, the
+ * {@link ChangeSignals} between the processes that share it, and this process's {@link ClaimOwner}.
  */
 export const layerDatabase = (
   config: DatabaseConfig
-): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | ChangeSignals, unknown> => {
+): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | ChangeSignals | ClaimOwner, unknown> => {
   const client = config._tag === "Postgres"
     ? layerPostgres(config.url, config.maxConnections === undefined ? {} : { maxConnections: config.maxConnections })
     : layerEmbedded(config.location)
   const signals = config._tag === "Postgres" ? ChangeSignals.layerShared : ChangeSignals.layerSingleProcess
-  return Layer.mergeAll(Layer.effectDiscard(Effect.asVoid(migrate)), signals).pipe(Layer.provideMerge(client))
+  const owner = config._tag === "Postgres" ? layerSessionLockOwner : layerSingleProcessOwner
+  return Layer.mergeAll(Layer.effectDiscard(Effect.asVoid(migrate)), signals, owner).pipe(Layer.provideMerge(client))
 }
