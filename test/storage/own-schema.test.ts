@@ -3,7 +3,7 @@ import { Effect, ManagedRuntime, Queue, Redacted } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import { afterEach, describe, expect, it } from "vitest"
 import { Identity } from "../../packages/core/src/services/identity.js"
-import { ChangeSignals } from "../../packages/core/src/storage/change-signals.js"
+import { ChangeSignals, channelIn } from "../../packages/core/src/storage/change-signals.js"
 import { isDatabaseSchemaName } from "../../packages/core/src/storage/database-schema.js"
 import { type DatabaseConfig, layerDatabase } from "../../packages/core/src/storage/database.js"
 import { layerEmbedded } from "../../packages/core/src/storage/embedded.js"
@@ -60,7 +60,7 @@ const lastAnalyzed = (sql: Sql, schema: string, table: string) =>
     (rows) => rows[0]?.last_analyze ?? null
   )
 
-// Polls, bounded (200 looks 0.1 s apart), until `done` answers true; answers whether it did.
+// Polls, for a bounded time, until `done` answers true; answers whether it did.
 const eventually = async (done: () => Promise<boolean>) => {
   for (let look = 0; look < 200; look += 1) {
     if (await done()) return true
@@ -337,5 +337,14 @@ describe("the schema name", () => {
     for (const name of ["", "Signcraft", "42tenant", "sign-craft", "sign craft", "public.x", 'x"; DROP SCHEMA public; --', "x".repeat(64), "pg_signcraft", "information_schema", "signcraft\n"]) {
       expect(isDatabaseSchemaName(name), name).toBe(false)
     }
+  })
+})
+
+describe("the change signal channels", () => {
+  it("are named per schema, within PostgreSQL's limit for a channel name, long schema names too", () => {
+    expect(channelIn("signcraft", "signcraft_pricing")).toBe("signcraft_pricing.signcraft")
+    const long = ["a", "b"].map((last) => channelIn(`${"x".repeat(62)}${last}`, "signcraft_pricing"))
+    for (const channel of long) expect(Buffer.byteLength(channel)).toBeLessThanOrEqual(63)
+    expect(long[0]).not.toBe(long[1])
   })
 })

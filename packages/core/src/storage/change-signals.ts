@@ -20,9 +20,10 @@ export const channelIn = (schema: string, channel: string): string => {
 }
 
 /**
- * How one process tells the others on its database that something it caches changed. On
- * PostgreSQL any number of processes share the database, and signals are LISTEN/NOTIFY; the
- * embedded database belongs to one process, so there is nobody else to tell.
+ * How one process tells the others of its deployment that something it caches changed. On
+ * PostgreSQL any number of processes share the database, and signals are LISTEN/NOTIFY on
+ * channels of the deployment's schema ({@link channelIn}); the embedded database belongs to one
+ * process, so there is nobody else to tell.
  */
 export class ChangeSignals extends Context.Service<ChangeSignals, {
   /** Whether other processes can share this database. */

@@ -8,7 +8,7 @@ import { prepareSchema } from "./schema-setup.js"
 
 /** Options of {@link layerPostgres}. */
 export interface PostgresOptions {
-  /** The most connections open at once; 10 by default. */
+  /** The most connections the pool opens at once. */
   readonly maxConnections?: number | undefined
   /** How often the planner statistics are checked (planner-statistics.ts). */
   readonly statisticsInterval?: Duration.Input | undefined
