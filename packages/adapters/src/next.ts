@@ -39,6 +39,11 @@ export interface SigncraftNextOptions extends NextAdapterOptions {
   readonly databaseUrl?: string | undefined
   /** The embedded database's directory, relative to where `next` runs; `.data/signcraft` by default. */
   readonly dataDir?: string
+  /**
+   * The schema signcraft keeps everything in (`DATABASE_SCHEMA`), a lower-case SQL identifier;
+   * `signcraft` by default. Any other value fails the first request with the reason.
+   */
+  readonly databaseSchema?: string | undefined
   /** Runs the webhook delivery worker in this process (true by default). */
   readonly deliverWebhooks?: boolean
 }
@@ -60,7 +65,9 @@ const instances = (): Map<string, Instance> => {
 const instanceFor = (options: SigncraftNextOptions): Instance => {
   const databaseUrl = options.databaseUrl === undefined || options.databaseUrl.trim() === "" ? undefined : options.databaseUrl
   const dataDir = options.dataDir ?? ".data/signcraft"
-  const key = databaseUrl === undefined ? `embedded:${dataDir}` : `postgres:${databaseUrl}`
+  const schema = options.databaseSchema === undefined || options.databaseSchema.trim() === "" ? undefined : options.databaseSchema
+  // A directory is opened once whatever the schema; a PostgreSQL database holds one deployment per schema.
+  const key = databaseUrl === undefined ? `embedded:${dataDir}` : `postgres:${databaseUrl} schema:${schema ?? ""}`
   const existing = instances().get(key)
   if (existing !== undefined) return existing
   const created: Instance = makeWebHandler(
@@ -68,7 +75,11 @@ const instanceFor = (options: SigncraftNextOptions): Instance => {
       settings: defaultSettings(options.settings),
       ...(options.deliverWebhooks === false ? {} : { deliveryWorker: {} })
     },
-    layerDatabase(databaseUrl === undefined ? { _tag: "Embedded", location: { dataDir } } : { _tag: "Postgres", url: databaseUrl })
+    layerDatabase(
+      databaseUrl === undefined
+        ? { _tag: "Embedded", location: { dataDir }, schema }
+        : { _tag: "Postgres", url: databaseUrl, schema }
+    )
   )
   instances().set(key, created)
   return created

@@ -59,8 +59,14 @@ export { pruneRetained, RETENTION_BATCH, type RetentionCounts } from "./services
 export { parseKeyring } from "./domain/secret-box.js"
 export { clientAddressOf, parseTrustProxy, quotaAddress, TRUST_NO_PROXY, type TrustProxy } from "./domain/client-address.js"
 export { layerDatabase, migrate, type DatabaseConfig } from "./storage/database.js"
-export { layerEmbedded, type EmbeddedLocation } from "./storage/embedded.js"
-export { layerPostgres } from "./storage/postgres.js"
+export {
+  DATABASE_SCHEMA_EXPECTED,
+  DEFAULT_DATABASE_SCHEMA,
+  InvalidDatabaseSchema,
+  isDatabaseSchemaName
+} from "./storage/database-schema.js"
+export { layerEmbedded, type EmbeddedLocation, type EmbeddedOptions } from "./storage/embedded.js"
+export { layerPostgres, type PostgresOptions } from "./storage/postgres.js"
 export * as analytics from "./domain/analytics/index.js"
 export * as currency from "./domain/currency.js"
 export * as orders from "./domain/orders/index.js"

@@ -4,8 +4,7 @@ import { Option } from "effect"
 import type { ServerConfig } from "./config.js"
 import type { DemoData } from "./demo-data.js"
 
-/** Names the database for people: the embedded directory, or the server without its password. */
-export const describeDatabase = (database: DatabaseConfig, cwd: string = process.cwd()): string => {
+const describeLocation = (database: DatabaseConfig, cwd: string): string => {
   if (database._tag === "Embedded") {
     return database.location === "memory" ? "embedded, in memory" : `embedded, ${resolve(cwd, database.location.dataDir)}`
   }
@@ -17,6 +16,12 @@ export const describeDatabase = (database: DatabaseConfig, cwd: string = process
   } catch {
     return "postgres"
   }
+}
+
+/** Names the database for people: the embedded directory, or the server without its password; and the schema. */
+export const describeDatabase = (database: DatabaseConfig, cwd: string = process.cwd()): string => {
+  const where = describeLocation(database, cwd)
+  return database.schema === undefined ? where : `${where}, schema ${database.schema}`
 }
 
 /** The lines printed once the server accepts requests; the demo key appears only here. */

@@ -66,7 +66,7 @@ serve options (each overrides the environment variable named beside it):
   --env <name>           development, test or production  SIGNCRAFT_ENV (development)
   -h, --help             show this help
 
-Only from the environment: OPERATOR_TOKEN, MCP_PORT, MCP_URL,
+Only from the environment: DATABASE_SCHEMA, OPERATOR_TOKEN, MCP_PORT, MCP_URL,
 RATE_LIMIT_PER_KEY_PER_MINUTE, RATE_LIMIT_PER_IP_PER_MINUTE,
 REGISTRATION_LIMIT_PER_HOUR, REGISTRATION_LIMIT_PER_DAY, WEBHOOK_RETRY_BASE_MS, CORS_ORIGINS.
 `

@@ -1,6 +1,9 @@
 import { isIP } from "node:net"
 import {
+  DATABASE_SCHEMA_EXPECTED,
+  DEFAULT_DATABASE_SCHEMA,
   defaultSettings,
+  isDatabaseSchemaName,
   type DatabaseConfig,
   type Environment,
   parseKeyring,
@@ -20,6 +23,7 @@ export const CONFIG_VARIABLES = [
   "MCP_URL",
   "DATABASE_URL",
   "DATA_DIR",
+  "DATABASE_SCHEMA",
   "OPERATOR_TOKEN",
   "SIGNCRAFT_ENV",
   "RATE_LIMIT_PER_KEY_PER_MINUTE",
@@ -196,6 +200,8 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     }
   }
   const dataDir = raw("DATA_DIR") ?? DEFAULT_DATA_DIR
+  const schema = raw("DATABASE_SCHEMA") ?? DEFAULT_DATABASE_SCHEMA
+  if (!isDatabaseSchemaName(schema)) fail("DATABASE_SCHEMA", DATABASE_SCHEMA_EXPECTED, schema)
 
   const operatorToken = raw("OPERATOR_TOKEN")
   if (operatorToken !== undefined && TOKEN_FORBIDDEN.test(operatorToken)) {
@@ -254,8 +260,8 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
   const faults = productionFaults(settings)
   if (faults.length > 0) return { _tag: "Invalid", errors: [...faults] }
   const database: DatabaseConfig = databaseUrl === undefined
-    ? { _tag: "Embedded", location: { dataDir } }
-    : { _tag: "Postgres", url: databaseUrl }
+    ? { _tag: "Embedded", location: { dataDir }, schema }
+    : { _tag: "Postgres", url: databaseUrl, schema }
   const config: ServerConfig = mcp === undefined
     ? { settings, port, host, database }
     : { settings, port, host, database, mcp }

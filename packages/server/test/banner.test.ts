@@ -21,6 +21,10 @@ describe("describeDatabase", () => {
     const text = describeDatabase({ _tag: "Postgres", url: "postgres://app:hunter2@db.internal:5433/sc?password=x" })
     expect(text).toBe("postgres, app@db.internal:5433/sc")
   })
+
+  it("names the schema when there is one", () => {
+    expect(describeDatabase({ _tag: "Postgres", url: "postgres://app@db/sc", schema: "signs" })).toBe("postgres, app@db/sc, schema signs")
+  })
 })
 
 describe("bannerLines", () => {
