@@ -205,7 +205,7 @@ const clientOnly = makeProject("client-only")
 const clientPackage = packed.find((pkg) => pkg.name === "@signcraft/client")
 if (clientPackage === undefined) fail("no @signcraft/client tarball")
 install(clientOnly, [clientPackage.tarball, `effect@${versions.effect}`])
-for (const heavy of [...HEAVY.filter((name) => name !== "jose"), "@signcraft/core"]) {
+for (const heavy of [...HEAVY, "@signcraft/core"]) {
   const copies = installedCopies(clientOnly, heavy)
   if (copies.length > 0) fail(`installing @signcraft/client installed ${heavy} (${copies.join(", ")})`)
 }
