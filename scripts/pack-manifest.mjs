@@ -2,7 +2,7 @@
 // `strip` drops the `@signcraft/source` export conditions, which point at TypeScript source
 // the tarball does not ship, keeping the original as .package.json.unpacked; `restore` puts
 // the original back. Run from the package's directory.
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs"
 
 const MANIFEST = "package.json"
 const BACKUP = ".package.json.unpacked"
@@ -23,6 +23,9 @@ if (command === "strip") {
   const original = readFileSync(MANIFEST, "utf8")
   const manifest = JSON.parse(original)
   writeFileSync(BACKUP, original)
+  // The restored manifest keeps its times: the server's fresh-build check compares them with dist.
+  const { atime, mtime } = statSync(MANIFEST)
+  utimesSync(BACKUP, atime, mtime)
   if (manifest.exports !== undefined) manifest.exports = withoutSourceCondition(manifest.exports)
   writeFileSync(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`)
 } else if (command === "restore") {
