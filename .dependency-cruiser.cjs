@@ -82,6 +82,14 @@ module.exports = {
       to: { path: CORE, pathNot: ENTRIES }
     },
     {
+      name: "client-uses-the-contract-only",
+      comment: "The client bundles what it imports from core into its own build: only the light " +
+        "entries (domain rules, the API definition), so installing it installs no database driver.",
+      severity: "error",
+      from: { path: "^packages/client/src/" },
+      to: { path: CORE, pathNot: `${CORE}(domain|api)\\.ts$` }
+    },
+    {
       name: "domain-stays-pure",
       comment: "The domain rules load no database driver, agent SDK or token signer.",
       severity: "error",
