@@ -3,6 +3,7 @@ import { Migrator, type SqlClient } from "effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import { ChangeSignals } from "./change-signals.js"
 import type { EmbeddedLocation } from "./embedded.js"
+import { layerEmbedded } from "./embedded-lazy.js"
 import { migrations } from "./migrations/index.js"
 import { layerPostgres } from "./postgres.js"
 
@@ -10,11 +11,6 @@ import { layerPostgres } from "./postgres.js"
 export type DatabaseConfig =
   | { readonly _tag: "Postgres"; readonly url: string; readonly maxConnections?: number }
   | { readonly _tag: "Embedded"; readonly location: EmbeddedLocation }
-
-// PGlite and its wire bridge load only when the embedded database is opened, so a host on
-// PostgreSQL never loads them.
-const layerEmbeddedLazily = (location: EmbeddedLocation) =>
-  Layer.unwrap(Effect.map(Effect.promise(() => import("./embedded.js")), (embedded) => embedded.layerEmbedded(location)))
 
 /** Applies every pending migration; safe when several processes start at once. */
 export const migrate = Migrator.make({})({ loader: migrations, table: "signcraft_migrations" })
@@ -29,7 +25,7 @@ export const layerDatabase = (
 ): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | ChangeSignals, unknown> => {
   const client = config._tag === "Postgres"
     ? layerPostgres(config.url, config.maxConnections === undefined ? {} : { maxConnections: config.maxConnections })
-    : layerEmbeddedLazily(config.location)
+    : layerEmbedded(config.location)
   const signals = config._tag === "Postgres" ? ChangeSignals.layerShared : ChangeSignals.layerSingleProcess
   return Layer.mergeAll(Layer.effectDiscard(Effect.asVoid(migrate)), signals).pipe(Layer.provideMerge(client))
 }
