@@ -4,20 +4,9 @@ import { displayPrefix, generateApiKey, hashApiKey, isJwtShaped, type KeyMode, p
 import { InvalidCredential, NotFound } from "../domain/errors.js"
 import { type Grant, isScope, type Scope } from "../domain/scopes.js"
 import { decodeFirstRow, decodeSingleRow, InsertedId, JsonColumn, jsonParam, RowId, RowTimestamp } from "../storage/rows.js"
-import type { Store } from "./identity.js"
+import type { ApiKeyPrincipal } from "../domain/principal.js"
 
-/** A verified API key: who is calling and what it may do. */
-export interface ApiKeyPrincipal {
-  readonly keyId: number
-  readonly storeId: number
-  readonly mode: KeyMode
-  readonly grant: Grant
-  /**
-   * The key's Store as read when the key was verified (at most the cache bound old), so
-   * the hottest endpoint needs no second query. Absent where a principal is made by hand.
-   */
-  readonly store?: Store
-}
+export type { ApiKeyPrincipal } from "../domain/principal.js"
 
 /** A key as the operator API shows it; `key` (the secret) only at creation. */
 export interface IssuedApiKey {
