@@ -268,7 +268,15 @@ describe.each(databaseVariants())("authorization server: metadata, registration,
       expect(cookiePolicy("https://signcraft.example.com")).toEqual({
         secure: true,
         session: "__Host-sc_session",
-        csrf: "__Host-sc_csrf"
+        csrf: "__Host-sc_csrf",
+        path: "/"
+      })
+      // Under a base path `__Host-` cannot be used (it demands path `/`): `__Secure-`, scoped to the path.
+      expect(cookiePolicy("https://shop.example/signs")).toEqual({
+        secure: true,
+        session: "__Secure-sc_session",
+        csrf: "__Secure-sc_csrf",
+        path: "/signs"
       })
       expect(cookiePolicy("http://signcraft.internal:8080").secure).toBe(true)
       expect(cookiePolicy("http://127.0.0.1:8080").secure).toBe(false)
