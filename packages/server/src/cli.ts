@@ -59,7 +59,8 @@ Results go to stdout, diagnostics to stderr; --json prints results as JSON.
 serve options (each overrides the environment variable named beside it):
   --port <port>          listen port                      PORT (8080)
   --host <address>       listen address                   HOST (127.0.0.1)
-  --base-url <url>       public origin of the API         BASE_URL (http://localhost:$PORT)
+  --base-url <url>       public URL of the API (a path    BASE_URL (http://localhost:$PORT)
+                         serves it only under that path)
   --data-dir <dir>       embedded database directory      DATA_DIR (./.data)
   --database-url <url>   PostgreSQL instead of embedded   DATABASE_URL
   --env <name>           development, test or production  SIGNCRAFT_ENV (development)
@@ -67,7 +68,8 @@ serve options (each overrides the environment variable named beside it):
 
 Only from the environment: OPERATOR_TOKEN, MCP_PORT, MCP_URL,
 RATE_LIMIT_PER_KEY_PER_MINUTE, RATE_LIMIT_PER_IP_PER_MINUTE,
-REGISTRATION_LIMIT_PER_HOUR, REGISTRATION_LIMIT_PER_DAY, WEBHOOK_RETRY_BASE_MS, CORS_ORIGINS.
+REGISTRATION_LIMIT_PER_HOUR, REGISTRATION_LIMIT_PER_DAY, WEBHOOK_RETRY_BASE_MS, CORS_ORIGINS,
+SIGNCRAFT_DISABLE.
 `
 
 /** Reads the command line (without `node` and the script) over the given environment. */
