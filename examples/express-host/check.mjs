@@ -44,7 +44,7 @@ const call = async (url, { method = "GET", body, headers = {} } = {}) => {
 }
 
 const waitReady = async (url, child, output) => {
-  // Bounded: 240 tries of 250 ms (the embedded database starts and migrates first).
+  // Bounded, so a start that hangs fails the check; the embedded database starts and migrates first.
   for (let attempt = 0; attempt < 240; attempt++) {
     expect(child.exitCode === null, `app.mjs exited with ${child.exitCode}:\n${output()}`)
     try {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { embeddedVariant, type TestDatabase } from "../support/databases.js"
 import { OPERATOR_TOKEN, startApp } from "../support/app.js"
+import { startOAuthApp } from "../oauth/harness.js"
 
 const ORIGIN = "http://127.0.0.1"
 const BASE = `${ORIGIN}/signs`
@@ -121,6 +122,31 @@ describe.each([...PART_NAMES, "dashboard"] as const)("SIGNCRAFT_DISABLE=%s", (di
       expect(reference.includes("/storefront/v1/")).toBe(disabled !== "storefront")
       const operator = await app.call("GET", "/signs/docs/operator/openapi.json", { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })
       expect(operator.body.servers).toEqual([{ url: BASE }])
+    }
+  })
+})
+
+describe("SIGNCRAFT_DISABLE=agent with the agent endpoint on an origin of its own (MCP_URL)", () => {
+  let db: TestDatabase
+  let app: ReturnType<typeof startOAuthApp>
+  const agentOrigin = "http://127.0.0.1:9"
+
+  beforeAll(async () => {
+    db = await embeddedVariant.create()
+    app = startOAuthApp(db.config, { mcpUrl: agentOrigin, disable: ["agent"] })
+    await app.ready()
+  })
+  afterAll(async () => {
+    await app.dispose()
+    await db.cleanup()
+  })
+
+  it("answers the agent origin's endpoint and metadata 404, as an unknown path there", async () => {
+    const unknown = await answerOf(await app.fetchApp(`${agentOrigin}/no-such-thing`))
+    expect(unknown.status).toBe(404)
+    for (const probe of [post("/"), get("/"), get("/.well-known/oauth-protected-resource"), get("/.well-known/oauth-authorization-server")]) {
+      const answer = await answerOf(await app.fetchApp(`${agentOrigin}${probe.path}`, { method: probe.method, headers: probe.headers, body: probe.body }))
+      expect({ probe: `${probe.method} ${probe.path}`, ...answer }).toEqual({ probe: `${probe.method} ${probe.path}`, ...unknown })
     }
   })
 })
