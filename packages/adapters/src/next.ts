@@ -4,7 +4,7 @@ import { serveWeb, type WebHandler } from "./web-handler.js"
 /** A Next.js App Router route handler (a `NextRequest` is a web `Request`). */
 export type NextRouteHandler = (request: Request) => Promise<Response>
 
-/** The route module exports of `app/[...signcraft]/route.ts`. */
+/** The route module exports of `app/signs/[...signcraft]/route.ts` (`app/[...signcraft]/route.ts` at the root). */
 export interface NextRouteHandlers {
   readonly GET: NextRouteHandler
   readonly HEAD: NextRouteHandler
@@ -33,7 +33,10 @@ export const toNextRouteHandlers = (handler: WebHandler, options: NextAdapterOpt
 
 /** Options of {@link signcraftNext}: plain values only, so the route module never imports `effect`. */
 export interface SigncraftNextOptions extends NextAdapterOptions {
-  /** The service settings; `baseUrl` should be the app's public origin. */
+  /**
+   * The service settings; `baseUrl` is the app's public origin followed by the route's folder
+   * (`https://shop.example/signs` for `app/signs/[...signcraft]/route.ts`).
+   */
   readonly settings?: SettingsInput
   /** A PostgreSQL connection string (`DATABASE_URL`); the embedded database when absent or empty. */
   readonly databaseUrl?: string | undefined
@@ -86,7 +89,7 @@ const instanceFor = (options: SigncraftNextOptions): Instance => {
 }
 
 /**
- * The whole of `app/[...signcraft]/route.ts`:
+ * The whole of `app/signs/[...signcraft]/route.ts`:
  * `export const { GET, POST, … } = signcraftNext({ settings: { baseUrl }, databaseUrl })`.
  * Nothing starts while `next build` imports the module: the database opens (and migrates) on the
  * first request, and later reloads of the module in `next dev` reuse that instance (settings

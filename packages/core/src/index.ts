@@ -29,6 +29,7 @@ export type { RequestLogger } from "./http/router-middleware.js"
 export { openApiDocument } from "./http/docs.js"
 export { parseKeyring } from "./domain/secret-box.js"
 export { clientAddressOf, parseTrustProxy, quotaAddress, TRUST_NO_PROXY, type TrustProxy } from "./domain/client-address.js"
+export { parseDisabledParts, SWITCHABLE_PARTS, type SwitchablePart } from "./domain/switches.js"
 export {
   DATABASE_SCHEMA_EXPECTED,
   DEFAULT_DATABASE_SCHEMA,

@@ -34,8 +34,10 @@ export const bannerLines = (
   const lines = [
     `signcraft listening on ${listenUrl} (${settings.environment})`,
     `  base URL       ${settings.baseUrl}`,
-    `  documentation  ${settings.baseUrl}/docs`,
-    `  agent (MCP)    ${oauth.agentLocation(settings.baseUrl, settings.mcpUrl).resource}`,
+    `  documentation  ${settings.disable.includes("docs") ? "off (SIGNCRAFT_DISABLE)" : `${settings.baseUrl}/docs`}`,
+    `  agent (MCP)    ${
+      settings.disable.includes("agent") ? "off (SIGNCRAFT_DISABLE)" : oauth.agentLocation(settings.baseUrl, settings.mcpUrl).resource
+    }`,
     `  database       ${describeDatabase(config.database)}`,
     `  operator API   ${settings.operatorToken === undefined ? "off (OPERATOR_TOKEN is not set)" : `${settings.baseUrl}/operator/v1`}`,
     `  secrets        ${

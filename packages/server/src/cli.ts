@@ -60,7 +60,8 @@ check, diagnose and migrate usage take --base-url from SIGNCRAFT_BASE_URL when t
 serve options (each overrides the environment variable named beside it):
   --port <port>          listen port                      PORT (8080)
   --host <address>       listen address                   HOST (127.0.0.1)
-  --base-url <url>       public origin of the API         BASE_URL (http://localhost:$PORT)
+  --base-url <url>       public URL of the API (a path    BASE_URL (http://localhost:$PORT)
+                         serves it only under that path)
   --data-dir <dir>       embedded database directory      DATA_DIR (./.data)
   --database-url <url>   PostgreSQL instead of embedded   DATABASE_URL
   --env <name>           development, test or production  SIGNCRAFT_ENV (development)
@@ -68,7 +69,8 @@ serve options (each overrides the environment variable named beside it):
 
 Only from the environment: DATABASE_SCHEMA, OPERATOR_TOKEN, MCP_PORT, MCP_URL,
 RATE_LIMIT_PER_KEY_PER_MINUTE, RATE_LIMIT_PER_IP_PER_MINUTE,
-REGISTRATION_LIMIT_PER_HOUR, REGISTRATION_LIMIT_PER_DAY, WEBHOOK_RETRY_BASE_MS, CORS_ORIGINS.
+REGISTRATION_LIMIT_PER_HOUR, REGISTRATION_LIMIT_PER_DAY, WEBHOOK_RETRY_BASE_MS, CORS_ORIGINS,
+SIGNCRAFT_DISABLE.
 `
 
 /** What a usage error prints: the fault and where the help is, not the whole help. */

@@ -6,6 +6,7 @@ import {
   isDatabaseSchemaName,
   type DatabaseConfig,
   type Environment,
+  parseDisabledParts,
   parseKeyring,
   parseTrustProxy,
   productionFaults,
@@ -35,7 +36,8 @@ export const CONFIG_VARIABLES = [
   "WEBHOOK_RETRY_BASE_MS",
   "CORS_ORIGINS",
   "SECRETS_KEY",
-  "TRUST_PROXY"
+  "TRUST_PROXY",
+  "SIGNCRAFT_DISABLE"
 ] as const
 
 // `CORS_ORIGINS`: `*` (or unset) for any origin, else origins exactly as browsers send them.
@@ -229,6 +231,8 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
   const trustProxyValue = raw("TRUST_PROXY")
   const trustProxy = trustProxyValue === undefined ? TRUST_NO_PROXY : parseTrustProxy(trustProxyValue)
   if ("fault" in trustProxy) fail("TRUST_PROXY", trustProxy.fault, trustProxyValue ?? "")
+  const disabled = parseDisabledParts(raw("SIGNCRAFT_DISABLE") ?? "")
+  if ("fault" in disabled) fail("SIGNCRAFT_DISABLE", disabled.fault, raw("SIGNCRAFT_DISABLE") ?? "")
   const corsOrigins = readCorsOrigins(raw("CORS_ORIGINS"), (value) => fail("CORS_ORIGINS", "`*` or a comma list of origins such as https://shop.example", value))
 
   if (
@@ -254,7 +258,8 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     webhookRetryBaseMs,
     corsOrigins,
     secretsKey,
-    trustProxy: "fault" in trustProxy ? TRUST_NO_PROXY : trustProxy
+    trustProxy: "fault" in trustProxy ? TRUST_NO_PROXY : trustProxy,
+    disable: "fault" in disabled ? [] : disabled.parts
   })
   // Production refuses to start without HTTPS, a SECRETS_KEY and a long operator token (§5.6).
   const faults = productionFaults(settings)

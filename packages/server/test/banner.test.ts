@@ -54,4 +54,14 @@ describe("bannerLines", () => {
     expect(lines).toContain("operator API   off")
   })
 
+  it("prints the base URL's path in every URL, and the parts switched off as off", () => {
+    const lines = bannerLines("http://127.0.0.1:8080", config({ BASE_URL: "https://shop.example/signs/", SIGNCRAFT_DISABLE: "docs,agent" }), Option.none())
+      .join("\n")
+    expect(lines).toContain("base URL       https://shop.example/signs\n")
+    expect(lines).toContain("documentation  off (SIGNCRAFT_DISABLE)")
+    expect(lines).toContain("agent (MCP)    off (SIGNCRAFT_DISABLE)")
+    expect(bannerLines("http://127.0.0.1:8080", config({ BASE_URL: "https://shop.example/signs" }), Option.none()).join("\n"))
+      .toContain("agent (MCP)    https://shop.example/signs/mcp")
+  })
+
 })

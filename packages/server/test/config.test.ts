@@ -1,3 +1,4 @@
+import { defaultSettings } from "@signcraft/core"
 import { Redacted } from "effect"
 import { describe, expect, it } from "vitest"
 import { type ConfigResult, loadConfig, redactUrlPassword, type ServerConfig } from "../src/config.js"
@@ -311,5 +312,24 @@ describe("loadConfig: TRUST_PROXY", () => {
     const bad = loadConfig({ TRUST_PROXY: "the load balancer" })
     expect(bad._tag).toBe("Invalid")
     if (bad._tag === "Invalid") expect(bad.errors.join(" ")).toContain("TRUST_PROXY must be")
+  })
+})
+
+describe("loadConfig: SIGNCRAFT_DISABLE", () => {
+  it("reads a comma list of parts, switches nothing off by default, and refuses an unknown name naming it", () => {
+    expect(valid(loadConfig({})).settings.disable).toEqual([])
+    expect(valid(loadConfig({ SIGNCRAFT_DISABLE: " agent, docs,,legacy " })).settings.disable).toEqual(["agent", "docs", "legacy"])
+    expect(valid(loadConfig({ SIGNCRAFT_DISABLE: "storefront,dashboard" })).settings.disable).toEqual(["storefront", "dashboard"])
+    const bad = loadConfig({ SIGNCRAFT_DISABLE: "agent,webhooks" })
+    expect(bad._tag).toBe("Invalid")
+    if (bad._tag === "Invalid") {
+      expect(bad.errors.join(" ")).toContain("SIGNCRAFT_DISABLE must be a comma list of agent, docs, storefront, legacy, dashboard")
+      expect(bad.errors.join(" ")).toContain("unknown: webhooks")
+    }
+  })
+
+  it("refuses an unknown name from an embedder too", () => {
+    expect(() => defaultSettings({ disable: ["docs", "admin"] })).toThrow("disable must be a comma list of agent, docs, storefront, legacy, dashboard; unknown: admin")
+    expect(defaultSettings({ disable: "agent" }).disable).toEqual(["agent"])
   })
 })
