@@ -25,6 +25,10 @@ import { makeSwitchedOff } from "./switches.js"
 
 export type { RequestLogger } from "./request-frame.js"
 
+// Every route is written without a trailing slash: `/api/v3/orders/` is not `/api/v3/orders`, and
+// answering both would give one resource two URLs (and two cache keys). The root is `/` itself.
+const hasTrailingSlash = (pathname: string): boolean => pathname.length > 1 && pathname.endsWith("/")
+
 // The failure a framework-built error response (unknown route, unsupported media type, …)
 // stands for, so it answers in the same format as every other error.
 const frameworkFailure = (status: number, maxBodyBytes: number): ApiFailure =>
@@ -146,7 +150,7 @@ export const layerRouterMiddleware = (
         const arrived = Context.getUnsafe(context, HttpServerRequest.HttpServerRequest)
         const routeUrl = routeUrlOf(arrived.url)
         const request = routeUrl === undefined || routeUrl === arrived.url ? arrived : arrived.modify({ url: routeUrl })
-        const served = routeUrl !== undefined && !switchedOff(pathnameOf(routeUrl))
+        const served = routeUrl !== undefined && !hasTrailingSlash(pathnameOf(routeUrl)) && !switchedOff(pathnameOf(routeUrl))
         // Hosts that are not node:http (adapters) hand the peer address over as ClientAddress.
         const peer = Option.getOrElse(request.remoteAddress, () => Context.get(context, ClientAddress) ?? "unknown")
         const route = Context.getOption(context, HttpRouter.RouteContext)
