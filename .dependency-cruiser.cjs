@@ -5,6 +5,13 @@
 
 const CORE = "^packages/core/src/"
 
+/** The modules behind @signcraft/core's package exports (package.json "exports"). */
+const ENTRIES = `${CORE}(index|domain|api|postgres|embedded|internal)\\.ts$`
+
+// What the light entries (domain rules, the API definition) must never load: database drivers,
+// the agent SDK and the token signer, so a client or a migration script stays small.
+const HEAVY_PACKAGES = "(^|/)node_modules/(@electric-sql/pglite|pg|@effect/sql-pg|@modelcontextprotocol/sdk|jose)/"
+
 /** The layers of packages/core/src, lowest first, each with the path pattern of its modules. */
 const LAYERS = [
   { name: "domain", path: `${CORE}domain/` },
@@ -13,7 +20,7 @@ const LAYERS = [
   { name: "presenters", path: `${CORE}presenters/` },
   { name: "http", path: `${CORE}http/` },
   { name: "agent", path: `${CORE}agent/` },
-  { name: "app", path: `${CORE}(app/|app\\.ts$|index\\.ts$)` }
+  { name: "app", path: `${CORE}(app/|app\\.ts$|index\\.ts$|internal\\.ts$|postgres\\.ts$|embedded\\.ts$)` }
 ]
 
 // What each layer may not import: every layer above it (http and agent are side by side).
@@ -69,10 +76,37 @@ module.exports = {
     },
     {
       name: "hosts-reach-into-core",
-      comment: "Server and adapters use @signcraft/core's public entry, never its internals.",
+      comment: "Server, adapters and client use @signcraft/core's package exports, never a module behind them.",
       severity: "error",
-      from: { path: "^packages/(server|adapters)/src/" },
-      to: { path: CORE, pathNot: `${CORE}index\\.ts$` }
+      from: { path: "^packages/(server|adapters|client)/src/" },
+      to: { path: CORE, pathNot: ENTRIES }
+    },
+    {
+      name: "client-uses-the-contract-only",
+      comment: "The client bundles what it imports from core into its own build: only the light " +
+        "entries (domain rules, the API definition), so installing it installs no database driver.",
+      severity: "error",
+      from: { path: "^packages/client/src/" },
+      to: { path: CORE, pathNot: `${CORE}(domain|api)\\.ts$` }
+    },
+    {
+      name: "domain-stays-pure",
+      comment: "The domain rules load no database driver, agent SDK or token signer.",
+      severity: "error",
+      from: { path: `${CORE}domain(/|\\.ts$)` },
+      to: { path: HEAVY_PACKAGES }
+    },
+    {
+      name: "light-entries-stay-light",
+      comment: "@signcraft/core/domain and @signcraft/core/api reach no storage, service, agent or " +
+        "app module and none of the heavy packages, even through other modules: clients and " +
+        "migration scripts import them without a database.",
+      severity: "error",
+      from: { path: `${CORE}(domain|api)\\.ts$` },
+      to: {
+        path: [HEAVY_PACKAGES, `${CORE}(storage|services|agent|app)/`, `${CORE}app\\.ts$`],
+        reachable: true
+      }
     }
   ],
   options: {

@@ -1,7 +1,10 @@
-import { defineConfig } from "tsup"
+import { defineConfig, type Options } from "tsup"
 
-/** The one build of every workspace package: ESM for Node 20 with declarations, from `entry`. */
-export const packageBuild = (entry: ReadonlyArray<string>) =>
+/**
+ * The one build of every workspace package: ESM for Node 20 with declarations, from `entry`;
+ * `overrides` for what one package does differently (the client bundles the API definition).
+ */
+export const packageBuild = (entry: ReadonlyArray<string>, overrides: Options = {}) =>
   defineConfig({
     entry: [...entry],
     format: ["esm"],
@@ -9,5 +12,6 @@ export const packageBuild = (entry: ReadonlyArray<string>) =>
     sourcemap: true,
     clean: true,
     target: "node20",
-    tsconfig: "../../tsconfig.build.json"
+    tsconfig: "../../tsconfig.build.json",
+    ...overrides
   })

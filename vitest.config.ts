@@ -9,7 +9,11 @@ export default defineConfig({
   resolve: {
     // Tests run the workspace packages' TypeScript source, never a build: a fresh clone
     // passes `npm install && npm test`, and what is tested is what is being edited.
-    alias: [{ find: /^@signcraft\/(core|adapters|server|client)$/, replacement: `${packagesDir}$1/src/index.ts` }]
+    alias: [
+      { find: /^@signcraft\/(core|adapters|server|client)$/, replacement: `${packagesDir}$1/src/index.ts` },
+      // Subpath exports (`@signcraft/core/domain`, `@signcraft/client/effect`) are each one file of src.
+      { find: /^@signcraft\/(core|adapters|server|client)\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/$2.ts` }
+    ]
   },
   test: {
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],

@@ -1,5 +1,5 @@
 import { SigncraftClient } from "@signcraft/client"
-import { webhooks } from "@signcraft/core"
+import { webhooks } from "@signcraft/core/domain"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { embeddedVariant, type TestDatabase } from "../test/support/databases.js"
 import { startLoopbackServer } from "../test/support/loopback.js"

@@ -18,7 +18,7 @@
  * then point the integration's `create_product_url` at the printed URL and finish a design.
  */
 import { type AttemptEvent, SigncraftClient, SigncraftProblem, verifyWebhook } from "@signcraft/client"
-import { orders } from "@signcraft/core"
+import { orders } from "@signcraft/core/domain"
 import { Result } from "effect"
 import { createServer, type IncomingMessage, type Server } from "node:http"
 import type { AddressInfo } from "node:net"

@@ -1,4 +1,4 @@
-import { webhooks } from "@signcraft/core"
+import { webhooks } from "@signcraft/core/domain"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createWebhookReceiver, type VerifiedEvent } from "./webhook-receiver.js"

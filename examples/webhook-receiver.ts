@@ -6,7 +6,7 @@
  *
  * and subscribe `http://127.0.0.1:4000/hook` (development and test servers accept loopback HTTP).
  */
-import { webhooks } from "@signcraft/core"
+import { webhooks } from "@signcraft/core/domain"
 import { createServer, type IncomingMessage, type Server } from "node:http"
 import { fileURLToPath } from "node:url"
 

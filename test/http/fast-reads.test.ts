@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type FastAnswer, type FastReads, makeFastReads } from "../../packages/core/src/http/fast-reads.js"
+import { atOriginRoot } from "../../packages/core/src/http/base-path.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { createCustomiser, startApp, type TestResponse } from "../support/app.js"
 import { simpleLetterContent } from "../support/pricing-fixtures.js"
@@ -18,7 +19,7 @@ describe.each(databaseVariants())("the fast reads ($name database)", (variant) =
     app = startApp(db.config, { rateLimitPerKeyPerMinute: 1_000, rateLimitPerIpPerMinute: 100_000 })
     await app.call("GET", "/healthz")
     // Over the same services (one memo map) as the handler: the same key cache, quotas and pricing cache.
-    fast = await app.run(makeFastReads((line) => lines.push(line), undefined))
+    fast = await app.run(makeFastReads((line) => lines.push(line), undefined, atOriginRoot))
   })
   afterAll(async () => {
     await app.dispose()

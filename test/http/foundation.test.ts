@@ -93,6 +93,27 @@ describe.each(databaseVariants())("foundation over HTTP ($name database)", (vari
     expect(bad.body.errors[0].pointer).toBe("/expires_at")
   })
 
+  it("refuses a key whose expires_at is not in the future (422), and mints one a millisecond ahead", async () => {
+    const seed = await app.seedStore()
+    const issue = (at: number) =>
+      app.operator("POST", `/stores/${seed.storeId}/api-keys`, { mode: "test", scopes: ["store:read"], expires_at: new Date(at).toISOString() })
+    for (const at of [clock.now() - 86_400_000, clock.now()]) {
+      const dead = await issue(at)
+      expectProblem(dead, 422, "validation_failed")
+      expect(dead.body.errors).toEqual([expect.objectContaining({ pointer: "/expires_at", code: "out_of_range" })])
+    }
+    expect((await issue(clock.now() + 1)).status).toBe(201)
+  })
+
+  it("tells a client that sent a connector access token to the REST API where that token belongs", async () => {
+    const jwt = ["eyJhbGciOiJFUzI1NiIsInR5cCI6ImF0K2p3dCJ9", "eyJzdWIiOiIxIn0", "c2lnbmF0dXJl"].join(".")
+    const refused = await app.call("GET", "/api/v3/stores/me", { key: jwt })
+    expectProblem(refused, 401, "invalid_api_key")
+    expect(refused.body.detail).toMatch(/connector access token.*agent endpoint/)
+    const plain = await app.call("GET", "/api/v3/stores/me", { key: "not-a-key" })
+    expect(plain.body.detail).toBe("The API key is not valid.")
+  })
+
   it("answers 403 insufficient_scope with required and granted scopes", async () => {
     const seed = await app.seedStore({ scopes: ["pricing:read"] })
     const res = await app.call("GET", "/api/v3/stores/me", { key: seed.key })

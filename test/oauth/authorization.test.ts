@@ -12,13 +12,23 @@ import { SCOPE_DESCRIPTIONS } from "../../packages/core/src/domain/scope-descrip
 
 const BASE = "http://localhost:8080"
 
-describe.each(databaseVariants())("authorization server: metadata, registration, authorization ($name database)", (variant) => {
+// At an origin's root, and under a base path: every URL the authorization server writes carries it.
+const deployments = databaseVariants().flatMap((variant) => [
+  { variant, name: variant.name, base: BASE },
+  { variant, name: variant.name, base: `${BASE}/signs` }
+])
+
+describe.each(deployments)("authorization server: metadata, registration, authorization ($name database, $base)", (deployment) => {
+  const { variant } = deployment
+  const BASE = deployment.base
+  const origin = new URL(BASE).origin
+  const basePath = new URL(BASE).pathname.replace(/\/$/, "")
   let db: TestDatabase
   let app: ReturnType<typeof startOAuthApp>
 
   beforeAll(async () => {
     db = await variant.create()
-    app = startOAuthApp(db.config)
+    app = startOAuthApp(db.config, { baseUrl: BASE })
     await app.ready()
   })
   afterAll(async () => {
@@ -67,6 +77,15 @@ describe.each(databaseVariants())("authorization server: metadata, registration,
         })
       }
     )
+
+    it("serves both documents where RFC 8414 §3.1 and RFC 9728 §3.1 put them for the base URL's path", async () => {
+      const as = await app.json(`${origin}/.well-known/oauth-authorization-server${basePath}`)
+      expect(as.status).toBe(200)
+      expect(as.body).toEqual(expectedAs)
+      const resource = await app.json(`${origin}/.well-known/oauth-protected-resource${basePath}/mcp`)
+      expect(resource.status).toBe(200)
+      expect(resource.body).toMatchObject({ resource: `${BASE}/mcp`, authorization_servers: [BASE] })
+    })
 
     it("answers an unauthenticated agent request 401 with the resource_metadata challenge", async () => {
       const res = await app.mcp(undefined, "tools/list")
@@ -257,8 +276,11 @@ describe.each(databaseVariants())("authorization server: metadata, registration,
       expect(html).toContain(`<label for="password">Password</label>`)
       expect(html).toContain(`<button type="submit">Sign in</button>`)
       expect(hiddenFields(html).csrf_token).toMatch(/^sc_csrf_/)
+      expect(html).toContain(`<form method="post" action="${basePath}/oauth/authorize">`)
       const [cookie] = res.headers.getSetCookie()
       expect(cookie).toMatch(/^sc_csrf=sc_csrf_/)
+      // Scoped to the base path: the host's other paths never see it.
+      expect(cookie).toContain(`Path=${basePath === "" ? "/" : basePath};`)
       expect(cookie).toContain("HttpOnly")
       expect(cookie).toContain("SameSite=Lax")
       expect(cookie).not.toContain("Secure")
@@ -269,7 +291,16 @@ describe.each(databaseVariants())("authorization server: metadata, registration,
         secure: true,
         session: "__Host-sc_session",
         csrf: "__Host-sc_csrf",
-        device: "__Host-sc_device"
+        device: "__Host-sc_device",
+        path: "/"
+      })
+      // Under a base path `__Host-` cannot be used (it demands path `/`): `__Secure-`, scoped to the path.
+      expect(cookiePolicy("https://shop.example/signs")).toEqual({
+        secure: true,
+        session: "__Secure-sc_session",
+        csrf: "__Secure-sc_csrf",
+        device: "__Secure-sc_device",
+        path: "/signs"
       })
       expect(cookiePolicy("http://signcraft.internal:8080").secure).toBe(true)
       expect(cookiePolicy("http://127.0.0.1:8080").secure).toBe(false)
@@ -310,10 +341,14 @@ describe.each(databaseVariants())("authorization server: metadata, registration,
       const client = await app.newClient()
       const flow = await app.consent({ ...client, merchant, scopes: ["store:read", "pricing:read"], decision: "deny" })
       expect(flow.signedIn.status).toBe(303)
+      // Back to the authorization request, under the base path.
+      expect(flow.signedIn.headers.get("location")).toBe(`${basePath}/oauth/authorize?${flow.query}`)
       const session = flow.signedIn.headers.getSetCookie().find((c) => c.startsWith("sc_session="))
+      expect(session).toContain(`Path=${basePath === "" ? "/" : basePath};`)
       expect(session).toContain("HttpOnly")
       expect(session).toContain("SameSite=Lax")
       const html = flow.consentHtml
+      expect(html).toContain(`<form method="post" action="${basePath}/oauth/authorize">`)
       expect(html).toContain("Test Agent")
       expect(html).toContain(`<span class="unverified">Unverified</span>`)
       expect(html).toContain("signcraft · connect an app")

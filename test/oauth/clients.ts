@@ -39,15 +39,17 @@ export const consentByForms = async (authorizationUrl: string, merchant: Merchan
     remember(response)
     return response
   }
-  const action = new URL("/oauth/authorize", authorizationUrl).toString()
+  // Where a page's form posts, as a browser resolves it against the page's URL.
+  const actionOf = (html: string) => new URL(/<form method="post" action="([^"]+)">/.exec(html)?.[1] ?? "", authorizationUrl).toString()
   const signIn = await fetch(authorizationUrl, { redirect: "manual" })
   remember(signIn)
-  const signedIn = await post(action, { ...hiddenFields(await signIn.text()), email: merchant.email, password: merchant.password })
+  const signInHtml = await signIn.text()
+  const signedIn = await post(actionOf(signInHtml), { ...hiddenFields(signInHtml), email: merchant.email, password: merchant.password })
   expect(signedIn.status).toBe(303)
   const consent = await fetch(authorizationUrl, { headers: { cookie: cookie() }, redirect: "manual" })
   const html = await consent.text()
   const scopes = [...html.matchAll(/name="scope" value="([^"]+)"/g)].map((m) => m[1] ?? "")
-  const approved = await post(action, { ...hiddenFields(html), scope: scopes, decision: "approve" })
+  const approved = await post(actionOf(html), { ...hiddenFields(html), scope: scopes, decision: "approve" })
   expect(approved.status).toBe(303)
   return approved.headers.get("location") ?? ""
 }

@@ -74,11 +74,13 @@ export const startOAuthApp = (
   const app = makeWebHandler({ settings }, db)
   const agentApp = settings.mcpUrl === undefined ? undefined : makeAgentWebHandler({ settings }, db)
   const baseOrigin = settings.baseUrl
+  // A path (`/oauth/token`) is the service's, under the base URL and its path; a URL is taken as it is.
+  const resolve = (url: string, baseUrl: string): URL => new URL(url.startsWith("/") ? `${baseUrl}${url}` : url)
   const agentOrigin = settings.mcpUrl === undefined ? settings.baseUrl : new URL(settings.mcpUrl).origin
 
   /** Sends a request to whichever origin the URL names, from `clientIp` when given. */
   const fetchApp = (url: string, init: RequestInit = {}, clientIp?: string): Promise<Response> => {
-    const target = new URL(url, baseOrigin)
+    const target = resolve(url, baseOrigin)
     const handler = agentApp !== undefined && target.origin === agentOrigin ? agentApp : app
     return clientIp === undefined
       ? handler.handler(new Request(target, init))
@@ -93,7 +95,7 @@ export const startOAuthApp = (
   let twinApp: ReturnType<typeof makeWebHandler> | undefined
   let twinAgentApp: ReturnType<typeof makeAgentWebHandler> | undefined
   const fetchTwin = (url: string, init: RequestInit = {}): Promise<Response> => {
-    const target = new URL(url, twinSettings.baseUrl)
+    const target = resolve(url, twinSettings.baseUrl)
     if (twinSettings.mcpUrl !== undefined && target.origin === new URL(twinSettings.mcpUrl).origin) {
       twinAgentApp ??= makeAgentWebHandler({ settings: twinSettings }, db)
       return twinAgentApp.handler(new Request(target, init))

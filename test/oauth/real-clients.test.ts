@@ -66,9 +66,10 @@ const drivers = [
 ] as const
 
 describe.each([
-  { name: "/mcp on the base URL", separate: false },
-  { name: "a separate agent origin", separate: true }
-])("real clients against real listeners: $name", ({ separate }) => {
+  { name: "/mcp on the base URL", separate: false, basePath: "" },
+  { name: "a separate agent origin", separate: true, basePath: "" },
+  { name: "/signs/mcp under the base URL's path /signs", separate: false, basePath: "/signs" }
+])("real clients against real listeners: $name", ({ separate, basePath }) => {
   let db: TestDatabase
   let app: ReturnType<typeof startOAuthApp>
   const servers: Array<Server> = []
@@ -79,7 +80,7 @@ describe.each([
     db = await embeddedVariant.create()
     const main = createServer()
     servers.push(main)
-    baseUrl = `http://127.0.0.1:${await listen(main)}`
+    baseUrl = `http://127.0.0.1:${await listen(main)}${basePath}`
     let mcpUrl: string | undefined
     if (separate) {
       const agent = createServer()
@@ -195,7 +196,7 @@ describe.each([
     const receiver = await startReceiver()
     try {
       const client = await connectWithMcpSdk(agentUrl, receiver.redirectUri, async (url) => {
-        expect(new URL(url).origin).toBe(baseUrl)
+        expect(url.startsWith(`${baseUrl}/oauth/authorize?`)).toBe(true)
         expect(new URL(url).searchParams.get("code_challenge_method")).toBe("S256")
         return driver.browser ? await consentByChromium(url, merchant, receiver.next()) : await consentByForms(url, merchant)
       })

@@ -2,6 +2,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Deferred, Effect, Fiber, ManagedRuntime, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DEFAULT_DATABASE_SCHEMA } from "../../packages/core/src/storage/database-schema.js"
 import { startCommerceApp } from "../support/commerce.js"
 import { databaseVariants, postgresVariant, type TestDatabase } from "../support/databases.js"
 
@@ -132,7 +133,9 @@ describe.skipIf(url === undefined || url === "")("concurrent order writes of one
     const { storeId } = await app.seedStore({ scopes: ["store:read"] })
     const connection = () => {
       if (db.config._tag !== "Postgres") throw new Error("a PostgreSQL database was expected")
-      return ManagedRuntime.make(PgClient.layer({ url: Redacted.make(db.config.url), maxConnections: 1 }))
+      // Another process of the same deployment: its connections work in signcraft's schema.
+      const startupParameters = { search_path: DEFAULT_DATABASE_SCHEMA }
+      return ManagedRuntime.make(PgClient.layer({ url: Redacted.make(db.config.url), maxConnections: 1, startupParameters }))
     }
     const first = connection()
     const second = connection()

@@ -3,12 +3,16 @@ import { SqlClient } from "effect/sql"
 import { afterEach, describe, expect, it } from "vitest"
 import type { DatabaseConfig } from "../../packages/core/src/storage/database.js"
 import { layerEmbedded } from "../../packages/core/src/storage/embedded.js"
+import { DEFAULT_DATABASE_SCHEMA } from "../../packages/core/src/storage/database-schema.js"
 import { analyzeStaleTables } from "../../packages/core/src/storage/planner-statistics.js"
 import { layerPostgres } from "../../packages/core/src/storage/postgres.js"
 import { databaseVariants } from "../support/databases.js"
 import { statementRecorder } from "../support/statements.js"
 
 type Sql = SqlClient.SqlClient
+
+// One pass over signcraft's schema, where the tests' connections create their tables.
+const analyzeOwn = (sql: Sql) => analyzeStaleTables(sql, { schema: DEFAULT_DATABASE_SCHEMA })
 
 // When a table's planner statistics were last gathered, if ever.
 const lastAnalyzed = (sql: Sql, table: string) =>
@@ -52,7 +56,7 @@ describe.each(databaseVariants())("the planner statistics ($name database)", (va
     if (failures.length > 0) throw failures[0]
   })
   const layerFor = (config: DatabaseConfig, interval: Duration.Input) =>
-    config._tag === "Postgres" ? layerPostgres(config.url, { statisticsInterval: interval }) : layerEmbedded("memory", interval)
+    config._tag === "Postgres" ? layerPostgres(config.url, { statisticsInterval: interval }) : layerEmbedded("memory", { statisticsInterval: interval })
   const open = async (interval: Duration.Input, tracer: Layer.Layer<never> = Layer.empty) => {
     const db = await variant.create()
     cleanups.push(db.cleanup)
@@ -66,15 +70,15 @@ describe.each(databaseVariants())("the planner statistics ($name database)", (va
     const run = await open("24 hours")
     await run((sql) => createTable(sql, "few"))
     await run((sql) => insertRows(sql, "few", 50))
-    expect(await run(analyzeStaleTables)).toEqual([])
+    expect(await run(analyzeOwn)).toEqual([])
     await run((sql) => insertRows(sql, "few", 1))
-    expect(await run(analyzeStaleTables)).toEqual(["public.few"])
+    expect(await run(analyzeOwn)).toEqual(["signcraft.few"])
     expect(await run((sql) => lastAnalyzed(sql, "few"))).not.toBeNull()
     // Now 51 rows: the next ANALYZE comes after 50 + 5.1 more changes, not 50.
     await run((sql) => insertRows(sql, "few", 55))
-    expect(await run(analyzeStaleTables)).toEqual([])
+    expect(await run(analyzeOwn)).toEqual([])
     await run((sql) => insertRows(sql, "few", 1))
-    expect(await run(analyzeStaleTables)).toEqual(["public.few"])
+    expect(await run(analyzeOwn)).toEqual(["signcraft.few"])
   })
 
   it("leaves alone the tables the role may not ANALYZE", async () => {
@@ -88,10 +92,21 @@ describe.each(databaseVariants())("the planner statistics ($name database)", (va
       await run((sql) => insertRows(sql, table, 100))
     }
     await run((sql) => sql.unsafe(`ALTER TABLE mine OWNER TO ${role}`))
+    await run((sql) => sql.unsafe(`GRANT USAGE ON SCHEMA ${DEFAULT_DATABASE_SCHEMA} TO ${role}`))
     const analyzed = await run((sql) =>
-      sql.withTransaction(Effect.andThen(sql.unsafe(`SET LOCAL ROLE ${role}`), analyzeStaleTables(sql)))
+      sql.withTransaction(Effect.andThen(sql.unsafe(`SET LOCAL ROLE ${role}`), analyzeOwn(sql)))
     )
-    expect(analyzed).toEqual(["public.mine"])
+    expect(analyzed).toEqual(["signcraft.mine"])
+  })
+
+  it("leaves alone the tables of every other schema, the host's public ones too", async () => {
+    const run = await open("24 hours")
+    await run((sql) => createTable(sql, "ours"))
+    await run((sql) => createTable(sql, "public.theirs"))
+    await run((sql) => insertRows(sql, "ours", 100))
+    await run((sql) => insertRows(sql, "public.theirs", 100))
+    expect(await run(analyzeOwn)).toEqual(["signcraft.ours"])
+    expect(await run((sql) => lastAnalyzed(sql, "theirs"))).toBeNull()
   })
 
   it("runs by itself while the database is open, and makes no spans", async () => {

@@ -19,7 +19,7 @@ export interface TestResponse {
 }
 
 /** JSON calls against a web handler: `call` with an optional API key, `operator` with the operator token. */
-export const clientOf = (handler: (request: Request) => Promise<Response>) => {
+export const clientOf = (handler: (request: Request) => Promise<Response>, basePath = "") => {
   const call = async (
     method: string,
     path: string,
@@ -34,7 +34,7 @@ export const clientOf = (handler: (request: Request) => Promise<Response>) => {
     return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) }
   }
   const operator = (method: string, path: string, body?: unknown) =>
-    call(method, `/operator/v1${path}`, { body, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })
+    call(method, `${basePath}/operator/v1${path}`, { body, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })
   return { call, operator }
 }
 
@@ -66,7 +66,7 @@ export const startApp = (
     await runtime?.dispose()
     await app.dispose()
   }
-  const { call, operator } = clientOf(app.handler)
+  const { call, operator } = clientOf(app.handler, new URL(settings.baseUrl).pathname.replace(/\/+$/, ""))
 
   /** Creates a company, a store and a key with the given scopes (or the legacy wildcard). */
   const seedStore = async (

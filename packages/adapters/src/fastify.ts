@@ -31,9 +31,11 @@ export interface FastifyAdapterOptions {
 }
 
 /**
- * A Fastify plugin serving every path of its scope with signcraft: `fastify.register(signcraftFastify(handler))`.
- * Body parsing is switched off in the plugin's scope so the raw bytes reach signcraft; mount it
- * without a prefix (signcraft serves absolute paths and sees the full original URL).
+ * A Fastify plugin serving every path of its scope with signcraft. Register it with the base URL's
+ * path as its prefix (`fastify.register(signcraftFastify(handler), { prefix: "/signs" })` for
+ * `BASE_URL` `https://shop.example/signs`), or without one when the base URL has no path: signcraft
+ * sees the full original URL. Body parsing is switched off in the plugin's scope only, so the raw
+ * bytes reach signcraft and the host's own routes keep their parsers.
  */
 export const signcraftFastify = (handler: WebHandler, options: FastifyAdapterOptions = {}) => {
   const clientAddress = options.clientAddress ?? ((request: FastifyRequestLike) => request.ip)

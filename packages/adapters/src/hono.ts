@@ -19,8 +19,9 @@ const nodeServerAddress = (c: HonoContextLike): string | undefined => {
 }
 
 /**
- * A Hono handler passing the original web request to signcraft: `app.all("/*", signcraftHono(handler))`.
- * Use it without `app.route`/`basePath` prefixes: signcraft serves absolute paths.
+ * A Hono handler passing the original web request (its full URL) to signcraft: route the base URL's
+ * path to it, `app.all("/signs/*", signcraftHono(handler))` for `BASE_URL` `https://shop.example/signs`
+ * (`app.all("/*", …)` when the base URL has no path).
  */
 export const signcraftHono = (handler: WebHandler, options: HonoAdapterOptions = {}) => {
   const clientAddress = options.clientAddress ?? nodeServerAddress

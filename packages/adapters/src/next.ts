@@ -4,7 +4,7 @@ import { serveWeb, type WebHandler } from "./web-handler.js"
 /** A Next.js App Router route handler (a `NextRequest` is a web `Request`). */
 export type NextRouteHandler = (request: Request) => Promise<Response>
 
-/** The route module exports of `app/[...signcraft]/route.ts`. */
+/** The route module exports of `app/signs/[...signcraft]/route.ts` (`app/[...signcraft]/route.ts` at the root). */
 export interface NextRouteHandlers {
   readonly GET: NextRouteHandler
   readonly HEAD: NextRouteHandler
@@ -33,12 +33,20 @@ export const toNextRouteHandlers = (handler: WebHandler, options: NextAdapterOpt
 
 /** Options of {@link signcraftNext}: plain values only, so the route module never imports `effect`. */
 export interface SigncraftNextOptions extends NextAdapterOptions {
-  /** The service settings; `baseUrl` should be the app's public origin. */
+  /**
+   * The service settings; `baseUrl` is the app's public origin followed by the route's folder
+   * (`https://shop.example/signs` for `app/signs/[...signcraft]/route.ts`).
+   */
   readonly settings?: SettingsInput
   /** A PostgreSQL connection string (`DATABASE_URL`); the embedded database when absent or empty. */
   readonly databaseUrl?: string | undefined
   /** The embedded database's directory, relative to where `next` runs; `.data/signcraft` by default. */
   readonly dataDir?: string
+  /**
+   * The schema signcraft keeps everything in (`DATABASE_SCHEMA`), a lower-case SQL identifier;
+   * `signcraft` by default. Any other value fails the first request with the reason.
+   */
+  readonly databaseSchema?: string | undefined
   /** Runs the webhook delivery worker in this process (true by default). */
   readonly deliverWebhooks?: boolean
 }
@@ -60,7 +68,9 @@ const instances = (): Map<string, Instance> => {
 const instanceFor = (options: SigncraftNextOptions): Instance => {
   const databaseUrl = options.databaseUrl === undefined || options.databaseUrl.trim() === "" ? undefined : options.databaseUrl
   const dataDir = options.dataDir ?? ".data/signcraft"
-  const key = databaseUrl === undefined ? `embedded:${dataDir}` : `postgres:${databaseUrl}`
+  const schema = options.databaseSchema === undefined || options.databaseSchema.trim() === "" ? undefined : options.databaseSchema
+  // A directory is opened once whatever the schema; a PostgreSQL database holds one deployment per schema.
+  const key = databaseUrl === undefined ? `embedded:${dataDir}` : `postgres:${databaseUrl} schema:${schema ?? ""}`
   const existing = instances().get(key)
   if (existing !== undefined) return existing
   const created: Instance = makeWebHandler(
@@ -68,14 +78,18 @@ const instanceFor = (options: SigncraftNextOptions): Instance => {
       settings: defaultSettings(options.settings),
       ...(options.deliverWebhooks === false ? {} : { deliveryWorker: {} })
     },
-    layerDatabase(databaseUrl === undefined ? { _tag: "Embedded", location: { dataDir } } : { _tag: "Postgres", url: databaseUrl })
+    layerDatabase(
+      databaseUrl === undefined
+        ? { _tag: "Embedded", location: { dataDir }, schema }
+        : { _tag: "Postgres", url: databaseUrl, schema }
+    )
   )
   instances().set(key, created)
   return created
 }
 
 /**
- * The whole of `app/[...signcraft]/route.ts`:
+ * The whole of `app/signs/[...signcraft]/route.ts`:
  * `export const { GET, POST, … } = signcraftNext({ settings: { baseUrl }, databaseUrl })`.
  * Nothing starts while `next build` imports the module: the database opens (and migrates) on the
  * first request, and later reloads of the module in `next dev` reuse that instance (settings

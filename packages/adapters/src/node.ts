@@ -14,9 +14,10 @@ export interface NodeListenerOptions {
 const defaultClientAddress = (req: NodeRequest) => req.ip ?? req.socket.remoteAddress
 
 /**
- * A `(req, res, next?)` listener for `node:http` and Express. signcraft serves absolute
- * paths (`/api/v3/…`, `/operator/v1/…`, `/.well-known/…`) and is mounted at the root of its
- * origin: it always sees the full original URL, so `app.use("/signs", listener)` answers 404s.
+ * A `(req, res, next?)` listener for `node:http` and Express. signcraft always sees the full
+ * original URL and serves what lies under its base URL's path: with `BASE_URL`
+ * `https://shop.example/signs`, mount it as `app.use("/signs", toNodeListener(handler))` and the
+ * host's other routes stay the host's; with a `BASE_URL` at the origin's root, mount it without a path.
  */
 export const toNodeListener = (handler: WebHandler, options: NodeListenerOptions = {}) => {
   const clientAddress = options.clientAddress ?? defaultClientAddress

@@ -19,6 +19,13 @@ const startExpress = async (handler: WebHandler, mount: (app: express.Express) =
 describeHost({
   name: "Express",
   start: (handler) => startExpress(handler),
+  startUnder: (handler, prefix) =>
+    startExpress(handler, (app) => {
+      app.get("/api/v3/stores/me", (_req, res) => {
+        res.json({ host: true })
+      })
+      app.use(prefix, toNodeListener(handler))
+    }),
   client: { headers: {}, expected: "127.0.0.1" },
   listens: true
 })

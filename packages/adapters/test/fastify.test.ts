@@ -4,12 +4,14 @@ import { signcraftFastify, type WebHandler } from "../src/index.js"
 import { makeEcho } from "./support/echo.js"
 import { describeHost } from "./support/host-suite.js"
 
-const startFastify = async (handler: WebHandler, options: { readonly trustProxy?: boolean } = {}) => {
+const startFastify = async (handler: WebHandler, options: { readonly trustProxy?: boolean; readonly prefix?: string } = {}) => {
   // Close drops every connection: Fastify otherwise waits out a 72 s keep-alive on one a client aborted.
   const fastify = Fastify({ trustProxy: options.trustProxy ?? false, forceCloseConnections: true })
   // A JSON route of the host's own: its parser must keep working outside signcraft's scope.
   fastify.post("/host-route", async (request) => ({ received: request.body }))
-  await fastify.register(signcraftFastify(handler))
+  fastify.get("/host-route", async (_request, reply) => reply.type("text/plain").send("the host's own route"))
+  if (options.prefix !== undefined) fastify.get("/api/v3/stores/me", async () => ({ host: true }))
+  await fastify.register(signcraftFastify(handler), options.prefix === undefined ? {} : { prefix: options.prefix })
   await fastify.listen({ host: "127.0.0.1", port: 0 })
   const address = fastify.server.address()
   const port = typeof address === "object" && address !== null ? address.port : 0
@@ -23,6 +25,7 @@ const startFastify = async (handler: WebHandler, options: { readonly trustProxy?
 describeHost({
   name: "Fastify",
   start: (handler) => startFastify(handler),
+  startUnder: (handler, prefix) => startFastify(handler, { prefix }),
   client: { headers: {}, expected: "127.0.0.1" },
   listens: true
 })

@@ -56,6 +56,11 @@ describe("signcraftNext", () => {
     expect(built.count).toBe(2)
   })
 
+  it("refuses a schema that is not a plain SQL identifier, answering with the reason", async () => {
+    const routes = signcraftNext({ dataDir: join(dir, "d"), databaseSchema: "Not-A-Schema" })
+    await expect(get(routes, "/healthz")).rejects.toThrow('databaseSchema must be a lower-case SQL identifier')
+  })
+
   it("leaves the operator API off when the token is an empty string (an unset variable)", async () => {
     const routes = signcraftNext({ settings: { operatorToken: "" }, dataDir: join(dir, "c") })
     const response = await routes.POST(createCompany(""))

@@ -2,7 +2,7 @@
  * @signcraft/client/effect: the typed Effect client (`HttpApiClient` over the API definition)
  * sending through a `SigncraftClient`, so it keeps the same retry and idempotency rules.
  */
-import { SigncraftApi } from "@signcraft/core"
+import { SigncraftApi } from "@signcraft/core/api"
 import { Effect, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { HttpApiClient } from "effect/http-api"

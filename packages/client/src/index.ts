@@ -22,4 +22,4 @@ export {
   type RetryDecision,
   type RetryInput
 } from "./retry-policy.js"
-export { verifyWebhook, type VerifyWebhookInput, type WebhookVerification } from "@signcraft/core"
+export { verifyWebhook, type VerifyWebhookInput, type WebhookVerification } from "@signcraft/core/api"

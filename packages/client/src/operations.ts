@@ -1,4 +1,4 @@
-import { SigncraftApi } from "@signcraft/core"
+import { SigncraftApi } from "@signcraft/core/api"
 import type { Schema } from "effect"
 import type { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import type { Query, SigncraftClient, SigncraftResponse } from "./client.js"

@@ -1,4 +1,4 @@
-import { PROBLEM_CODES, type ProblemCode } from "@signcraft/core"
+import { PROBLEM_CODES, type ProblemCode } from "@signcraft/core/api"
 
 /**
  * A problem `code`: one the service documents, or one added later (the spec lets v3 grow,

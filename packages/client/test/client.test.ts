@@ -4,7 +4,7 @@ import { type AttemptEvent, SigncraftClient, type SigncraftClientOptions, Signcr
 import { makeSigncraftEffectClient } from "../src/effect.js"
 import { fakeClock } from "./support/fake-clock.js"
 import { startLoopbackServer, startProxy } from "../../../test/support/loopback.js"
-import { webhooks } from "@signcraft/core"
+import { webhooks } from "@signcraft/core/domain"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 

@@ -39,6 +39,7 @@ import { Credentials } from "./services/credentials.js"
 import { CursorKey } from "./services/cursor-key.js"
 import { Customisers } from "./services/customisers.js"
 import { type FastReadsSlot, makeFastReads } from "./http/fast-reads.js"
+import { makeRouteUrlOf, type RouteUrlOf } from "./http/base-path.js"
 import { PricingCache } from "./services/pricing-cache.js"
 import { OAuthClients } from "./services/oauth-clients.js"
 import { OAuthGrants } from "./services/oauth-grants.js"
@@ -157,10 +158,10 @@ export interface AppOptions {
 }
 
 // Fills the host's slot with the fast reads for as long as the app lives.
-const layerFastReads = (slot: FastReadsSlot | undefined, log: RequestLogger, agentPath: string | undefined) =>
+const layerFastReads = (slot: FastReadsSlot | undefined, log: RequestLogger, agentPath: string | undefined, routeUrlOf: RouteUrlOf) =>
   slot === undefined ? Layer.empty : Layer.effectDiscard(
     Effect.acquireRelease(
-      Effect.map(makeFastReads(log, agentPath), (answer) => {
+      Effect.map(makeFastReads(log, agentPath, routeUrlOf), (answer) => {
         slot.answer = answer
       }),
       () =>
@@ -212,13 +213,15 @@ export const layerApp = (
     ...(location.separateOrigin ? [] : agentRouteTable(location))
   ]
   const agentPath = location.separateOrigin ? undefined : location.path
+  // The base URL's path is taken off every request here and in the fast reads, so the routes stay unprefixed.
+  const routeUrlOf = makeRouteUrlOf(options.settings.baseUrl)
   return Layer.mergeAll(
     api,
     layerDocs,
     layerOAuthRoutes,
     agent,
-    layerRouterMiddleware(options.log ?? (() => {}), routes, agentPath),
-    layerFastReads(options.fastReads, options.log ?? (() => {}), agentPath),
+    layerRouterMiddleware(options.log ?? (() => {}), routes, agentPath, routeUrlOf),
+    layerFastReads(options.fastReads, options.log ?? (() => {}), agentPath, routeUrlOf),
     worker
   ).pipe(
     Layer.provideMerge(layerAppServices(options, database))

@@ -9,7 +9,7 @@ import { join } from "node:path"
 export const SERVER_PACKAGES = ["packages/core", "packages/client", "packages/server"]
 
 // What a package's build is made from besides its source folder, and what every build shares.
-const BUILD_INPUTS = ["package.json", "tsup.config.ts"]
+const BUILD_INPUTS = ["package.json", "tsup.config.ts", "tsconfig.dts.json"]
 const SHARED_BUILD_INPUTS = ["tsup.base.ts", "tsconfig.build.json", "tsconfig.base.json"]
 
 // The modification times of those of `paths` that exist.

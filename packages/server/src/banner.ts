@@ -4,8 +4,7 @@ import { Option } from "effect"
 import type { ServerConfig } from "./config.js"
 import type { DemoData } from "./demo-data.js"
 
-/** Names the database for people: the embedded directory, or the server without its password. */
-export const describeDatabase = (database: DatabaseConfig, cwd: string = process.cwd()): string => {
+const describeLocation = (database: DatabaseConfig, cwd: string): string => {
   if (database._tag === "Embedded") {
     return database.location === "memory" ? "embedded, in memory" : `embedded, ${resolve(cwd, database.location.dataDir)}`
   }
@@ -19,6 +18,12 @@ export const describeDatabase = (database: DatabaseConfig, cwd: string = process
   }
 }
 
+/** Names the database for people: the embedded directory, or the server without its password; and the schema. */
+export const describeDatabase = (database: DatabaseConfig, cwd: string = process.cwd()): string => {
+  const where = describeLocation(database, cwd)
+  return database.schema === undefined ? where : `${where}, schema ${database.schema}`
+}
+
 /** The lines printed once the server accepts requests; the demo key appears only here. */
 export const bannerLines = (
   listenUrl: string,
@@ -29,8 +34,10 @@ export const bannerLines = (
   const lines = [
     `signcraft listening on ${listenUrl} (${settings.environment})`,
     `  base URL       ${settings.baseUrl}`,
-    `  documentation  ${settings.baseUrl}/docs`,
-    `  agent (MCP)    ${oauth.agentLocation(settings.baseUrl, settings.mcpUrl).resource}`,
+    `  documentation  ${settings.disable.includes("docs") ? "off (SIGNCRAFT_DISABLE)" : `${settings.baseUrl}/docs`}`,
+    `  agent (MCP)    ${
+      settings.disable.includes("agent") ? "off (SIGNCRAFT_DISABLE)" : oauth.agentLocation(settings.baseUrl, settings.mcpUrl).resource
+    }`,
     `  database       ${describeDatabase(config.database)}`,
     `  operator API   ${settings.operatorToken === undefined ? "off (OPERATOR_TOKEN is not set)" : `${settings.baseUrl}/operator/v1`}`,
     `  secrets        ${

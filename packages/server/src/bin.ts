@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit } from "effect"
-import { parseCommandLine, USAGE } from "./cli.js"
+import { parseCommandLine, USAGE, usageErrorText } from "./cli.js"
 import { runCheck } from "./commands/check.js"
 import { processContext } from "./commands/context.js"
 import { runDiagnoseRateLimit } from "./commands/diagnose-rate-limit.js"
@@ -23,14 +23,16 @@ const describeStartupFailure = (cause: Cause.Cause<unknown>): string => {
   return `${error.message}${inner}`
 }
 
-// runMain interrupts the server on the first SIGINT/SIGTERM; this adds a notice, a
-// way out on a second signal, and a deadline in case closing hangs.
+// runMain interrupts the server on the first SIGINT/SIGTERM; this adds a notice and a deadline in
+// case closing hangs. A signal sent to the whole process group (Ctrl-C, systemd, `kill -- -PGID`)
+// reaches this process twice, directly and through the `signcraft` shim that forwards it, so a
+// repeat during the drain is a duplicate, never a request to cut the requests in flight short.
 const watchSignals = () => {
-  let received = 0
+  let draining = false
   const onSignal = (signal: NodeJS.Signals) => {
-    received += 1
-    if (received > 1) process.exit(130)
-    process.stderr.write(`signcraft: ${signal} received, finishing in-flight requests (again to force)\n`)
+    if (draining) return
+    draining = true
+    process.stderr.write(`signcraft: ${signal} received, finishing in-flight requests\n`)
     setTimeout(() => {
       process.stderr.write("signcraft: shutdown did not finish in time, exiting\n")
       process.exit(1)
@@ -60,7 +62,7 @@ const main = () => {
       process.stdout.write(USAGE)
       return
     case "UsageError":
-      process.stderr.write(`signcraft: ${command.message}\n\n${USAGE}`)
+      process.stderr.write(usageErrorText(command.message))
       process.exitCode = 2
       return
     case "Check":

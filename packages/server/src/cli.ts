@@ -55,25 +55,31 @@ migrate usage         lists, from the operator API (OPERATOR_TOKEN), the depreca
                       operations each key of the Store still calls, with counts and last use
 
 Results go to stdout, diagnostics to stderr; --json prints results as JSON.
+check, diagnose and migrate usage take --base-url from SIGNCRAFT_BASE_URL when the flag is absent.
 
 serve options (each overrides the environment variable named beside it):
   --port <port>          listen port                      PORT (8080)
   --host <address>       listen address                   HOST (127.0.0.1)
-  --base-url <url>       public origin of the API         BASE_URL (http://localhost:$PORT)
+  --base-url <url>       public URL of the API (a path    BASE_URL (http://localhost:$PORT)
+                         serves it only under that path)
   --data-dir <dir>       embedded database directory      DATA_DIR (./.data)
   --database-url <url>   PostgreSQL instead of embedded   DATABASE_URL
   --env <name>           development, test or production  SIGNCRAFT_ENV (development)
   -h, --help             show this help
 
-Only from the environment: OPERATOR_TOKEN, MCP_PORT, MCP_URL,
+Only from the environment: DATABASE_SCHEMA, OPERATOR_TOKEN, MCP_PORT, MCP_URL,
 RATE_LIMIT_PER_KEY_PER_MINUTE, RATE_LIMIT_PER_IP_PER_MINUTE,
-REGISTRATION_LIMIT_PER_HOUR, REGISTRATION_LIMIT_PER_DAY, WEBHOOK_RETRY_BASE_MS, CORS_ORIGINS.
+REGISTRATION_LIMIT_PER_HOUR, REGISTRATION_LIMIT_PER_DAY, WEBHOOK_RETRY_BASE_MS, CORS_ORIGINS,
+SIGNCRAFT_DISABLE.
 `
+
+/** What a usage error prints: the fault and where the help is, not the whole help. */
+export const usageErrorText = (message: string): string => `signcraft: ${message}\nRun "signcraft --help" for usage.\n`
 
 /** Reads the command line (without `node` and the script) over the given environment. */
 export const parseCommandLine = (args: ReadonlyArray<string>, env: EnvironmentVariables): Command => {
   const [first] = args
-  if (first === "check" || first === "diagnose" || first === "migrate") return parseClientCommand(args)
+  if (first === "check" || first === "diagnose" || first === "migrate") return parseClientCommand(args, env)
   let parsed: ReturnType<typeof parse>
   try {
     parsed = parse(args)
@@ -115,8 +121,9 @@ const parse = (args: ReadonlyArray<string>) =>
 
 const usageError = (message: string): Command => ({ _tag: "UsageError", message })
 
-// The integrator subcommands: each has its own flags, none of the server's.
-const parseClientCommand = (args: ReadonlyArray<string>): Command => {
+// The integrator subcommands: each has its own flags, none of the server's. `--base-url` may come
+// from SIGNCRAFT_BASE_URL, beside the key's SIGNCRAFT_API_KEY, so a script sets both once.
+const parseClientCommand = (args: ReadonlyArray<string>, env: EnvironmentVariables): Command => {
   let parsed: ReturnType<typeof parseClient>
   try {
     parsed = parseClient(args)
@@ -127,10 +134,13 @@ const parseClientCommand = (args: ReadonlyArray<string>): Command => {
   if (values.help === true) return { _tag: "Help" }
   const [command, sub, ...rest] = positionals
   const json = values.json === true
-  const baseUrl = values["base-url"]
+  const fromEnv = env.SIGNCRAFT_BASE_URL?.trim() === "" ? undefined : env.SIGNCRAFT_BASE_URL
+  const baseUrl = values["base-url"] ?? fromEnv
   const needBaseUrl = (make: (baseUrl: string) => Command): Command => {
-    if (baseUrl === undefined) return usageError(`"${positionals.slice(0, 2).join(" ")}" needs --base-url`)
-    if (!URL.canParse(baseUrl)) return usageError(`--base-url is not a URL: ${baseUrl}`)
+    if (baseUrl === undefined) return usageError(`"${positionals.slice(0, 2).join(" ")}" needs --base-url or SIGNCRAFT_BASE_URL`)
+    if (!URL.canParse(baseUrl)) {
+      return usageError(`${values["base-url"] === undefined ? "SIGNCRAFT_BASE_URL" : "--base-url"} is not a URL: ${baseUrl}`)
+    }
     return make(baseUrl)
   }
   const extra = (from: ReadonlyArray<string>) => usageError(`Unexpected argument "${from.join(" ")}"`)

@@ -1,8 +1,12 @@
 import { isIP } from "node:net"
 import {
+  DATABASE_SCHEMA_EXPECTED,
+  DEFAULT_DATABASE_SCHEMA,
   defaultSettings,
+  isDatabaseSchemaName,
   type DatabaseConfig,
   type Environment,
+  parseDisabledParts,
   parseKeyring,
   parseTrustProxy,
   productionFaults,
@@ -20,6 +24,7 @@ export const CONFIG_VARIABLES = [
   "MCP_URL",
   "DATABASE_URL",
   "DATA_DIR",
+  "DATABASE_SCHEMA",
   "OPERATOR_TOKEN",
   "SIGNCRAFT_ENV",
   "RATE_LIMIT_PER_KEY_PER_MINUTE",
@@ -33,7 +38,8 @@ export const CONFIG_VARIABLES = [
   "WEBHOOK_RETRY_BASE_MS",
   "CORS_ORIGINS",
   "SECRETS_KEY",
-  "TRUST_PROXY"
+  "TRUST_PROXY",
+  "SIGNCRAFT_DISABLE"
 ] as const
 
 // `CORS_ORIGINS`: `*` (or unset) for any origin, else origins exactly as browsers send them.
@@ -198,6 +204,8 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     }
   }
   const dataDir = raw("DATA_DIR") ?? DEFAULT_DATA_DIR
+  const schema = raw("DATABASE_SCHEMA") ?? DEFAULT_DATABASE_SCHEMA
+  if (!isDatabaseSchemaName(schema)) fail("DATABASE_SCHEMA", DATABASE_SCHEMA_EXPECTED, schema)
 
   const operatorToken = raw("OPERATOR_TOKEN")
   if (operatorToken !== undefined && TOKEN_FORBIDDEN.test(operatorToken)) {
@@ -227,6 +235,8 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
   const trustProxyValue = raw("TRUST_PROXY")
   const trustProxy = trustProxyValue === undefined ? TRUST_NO_PROXY : parseTrustProxy(trustProxyValue)
   if ("fault" in trustProxy) fail("TRUST_PROXY", trustProxy.fault, trustProxyValue ?? "")
+  const disabled = parseDisabledParts(raw("SIGNCRAFT_DISABLE") ?? "")
+  if ("fault" in disabled) fail("SIGNCRAFT_DISABLE", disabled.fault, raw("SIGNCRAFT_DISABLE") ?? "")
   const corsOrigins = readCorsOrigins(raw("CORS_ORIGINS"), (value) => fail("CORS_ORIGINS", "`*` or a comma list of origins such as https://shop.example", value))
 
   if (
@@ -255,14 +265,15 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     webhookRetryBaseMs,
     corsOrigins,
     secretsKey,
-    trustProxy: "fault" in trustProxy ? TRUST_NO_PROXY : trustProxy
+    trustProxy: "fault" in trustProxy ? TRUST_NO_PROXY : trustProxy,
+    disable: "fault" in disabled ? [] : disabled.parts
   })
   // Production refuses to start without HTTPS, a SECRETS_KEY and a long operator token (§5.6).
   const faults = productionFaults(settings)
   if (faults.length > 0) return { _tag: "Invalid", errors: [...faults] }
   const database: DatabaseConfig = databaseUrl === undefined
-    ? { _tag: "Embedded", location: { dataDir } }
-    : { _tag: "Postgres", url: databaseUrl }
+    ? { _tag: "Embedded", location: { dataDir }, schema }
+    : { _tag: "Postgres", url: databaseUrl, schema }
   const config: ServerConfig = mcp === undefined
     ? { settings, port, host, database }
     : { settings, port, host, database, mcp }

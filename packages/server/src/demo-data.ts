@@ -1,4 +1,5 @@
-import { Credentials, type Environment, Identity, randomBase62, SCOPES } from "@signcraft/core"
+import { type Environment, SCOPES } from "@signcraft/core"
+import { Credentials, Identity, randomBase62 } from "@signcraft/core/internal"
 import { Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"

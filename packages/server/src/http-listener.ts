@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { FastReadsSlot } from "@signcraft/core"
+import type { FastReadsSlot } from "@signcraft/core/internal"
 
 // How often idle keep-alive connections are looked for while the server closes.
 const SWEEP_INTERVAL_MS = 50

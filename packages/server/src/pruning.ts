@@ -1,4 +1,5 @@
-import { IdempotencyStore, OAuthClients, OAuthGrants, OAuthSessions, pruneRetained, RateLimiter, Settings } from "@signcraft/core"
+import { Settings } from "@signcraft/core"
+import { IdempotencyStore, OAuthClients, OAuthGrants, OAuthSessions, pruneRetained, RateLimiter } from "@signcraft/core/internal"
 import { Cause, Clock, Duration, Effect, Layer, Option } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { LineOutput } from "./log-output.js"

@@ -1,5 +1,6 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { type FastReadsSlot, layerAgentApp, layerApp, layerDatabase, type RequestLogger, Settings } from "@signcraft/core"
+import { layerAgentApp, layerApp, layerDatabase, type RequestLogger, Settings } from "@signcraft/core"
+import type { FastReadsSlot } from "@signcraft/core/internal"
 import { type Duration, Effect, Layer } from "effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServer from "effect/http/HttpServer"

@@ -21,6 +21,10 @@ describe("describeDatabase", () => {
     const text = describeDatabase({ _tag: "Postgres", url: "postgres://app:hunter2@db.internal:5433/sc?password=x" })
     expect(text).toBe("postgres, app@db.internal:5433/sc")
   })
+
+  it("names the schema when there is one", () => {
+    expect(describeDatabase({ _tag: "Postgres", url: "postgres://app@db/sc", schema: "signs" })).toBe("postgres, app@db/sc, schema signs")
+  })
 })
 
 describe("bannerLines", () => {
@@ -48,6 +52,16 @@ describe("bannerLines", () => {
     expect(lines).toContain("sk_test_abc")
     expect(lines).toContain("demo@signcraft.test / pw123")
     expect(lines).toContain("operator API   off")
+  })
+
+  it("prints the base URL's path in every URL, and the parts switched off as off", () => {
+    const lines = bannerLines("http://127.0.0.1:8080", config({ BASE_URL: "https://shop.example/signs/", SIGNCRAFT_DISABLE: "docs,agent" }), Option.none())
+      .join("\n")
+    expect(lines).toContain("base URL       https://shop.example/signs\n")
+    expect(lines).toContain("documentation  off (SIGNCRAFT_DISABLE)")
+    expect(lines).toContain("agent (MCP)    off (SIGNCRAFT_DISABLE)")
+    expect(bannerLines("http://127.0.0.1:8080", config({ BASE_URL: "https://shop.example/signs" }), Option.none()).join("\n"))
+      .toContain("agent (MCP)    https://shop.example/signs/mcp")
   })
 
 })

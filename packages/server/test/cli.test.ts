@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { parseCommandLine } from "../src/cli.js"
+import { parseCommandLine, usageErrorText } from "../src/cli.js"
 
 describe("parseCommandLine", () => {
   it("serves by default, with the environment unchanged", () => {
@@ -63,6 +63,26 @@ describe("parseCommandLine", () => {
 })
 
 describe("parseCommandLine: integrator subcommands", () => {
+  it("takes the base URL from SIGNCRAFT_BASE_URL when --base-url is absent; the flag wins", () => {
+    const env = { SIGNCRAFT_BASE_URL: "http://127.0.0.1:9999/signs" }
+    expect(parseCommandLine(["check"], env)).toEqual({ _tag: "Check", baseUrl: "http://127.0.0.1:9999/signs", json: false })
+    expect(parseCommandLine(["migrate", "usage", "--store", "3"], env)).toMatchObject({ baseUrl: "http://127.0.0.1:9999/signs" })
+    expect(parseCommandLine(["check", "--base-url", "http://h"], env)).toMatchObject({ baseUrl: "http://h" })
+    expect(parseCommandLine(["check"], { SIGNCRAFT_BASE_URL: "" })).toEqual({
+      _tag: "UsageError",
+      message: `"check" needs --base-url or SIGNCRAFT_BASE_URL`
+    })
+    expect(parseCommandLine(["check"], { SIGNCRAFT_BASE_URL: "nope" })).toEqual({
+      _tag: "UsageError",
+      message: "SIGNCRAFT_BASE_URL is not a URL: nope"
+    })
+  })
+
+  it("words a usage error in two lines that point at --help, not the whole help", () => {
+    const text = usageErrorText(`"check" needs --base-url or SIGNCRAFT_BASE_URL`)
+    expect(text.trimEnd().split("\n")).toEqual([`signcraft: "check" needs --base-url or SIGNCRAFT_BASE_URL`, `Run "signcraft --help" for usage.`])
+  })
+
   it("reads check, diagnose rate-limit and migrate usage with their flags", () => {
     expect(parseCommandLine(["check", "--base-url", "http://127.0.0.1:8080"], {})).toEqual({
       _tag: "Check",

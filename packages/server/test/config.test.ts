@@ -1,3 +1,4 @@
+import { defaultSettings } from "@signcraft/core"
 import { Redacted } from "effect"
 import { describe, expect, it } from "vitest"
 import { type ConfigResult, loadConfig, redactUrlPassword, type ServerConfig } from "../src/config.js"
@@ -17,7 +18,7 @@ describe("loadConfig: defaults", () => {
     const config = valid(loadConfig({}))
     expect(config.port).toBe(8080)
     expect(config.host).toBe("127.0.0.1")
-    expect(config.database).toEqual({ _tag: "Embedded", location: { dataDir: "./.data" } })
+    expect(config.database).toEqual({ _tag: "Embedded", location: { dataDir: "./.data" }, schema: "signcraft" })
     expect(config.mcp).toBeUndefined()
     expect(config.settings).toMatchObject({
       baseUrl: "http://localhost:8080",
@@ -58,6 +59,7 @@ describe("loadConfig: every variable", () => {
     MCP_URL: "https://mcp.example.com",
     DATABASE_URL: "postgresql://app:secret@db.internal:5433/signcraft",
     DATA_DIR: "/var/lib/signcraft",
+    DATABASE_SCHEMA: "signs",
     OPERATOR_TOKEN: "op-token-123-and-long-enough-for-production",
     SIGNCRAFT_ENV: "production",
     SECRETS_KEY: Buffer.alloc(32, 1).toString("base64"),
@@ -84,7 +86,7 @@ describe("loadConfig: every variable", () => {
   })
 
   it("uses DATABASE_URL instead of the embedded database", () => {
-    expect(config.database).toEqual({ _tag: "Postgres", url: "postgresql://app:secret@db.internal:5433/signcraft" })
+    expect(config.database).toEqual({ _tag: "Postgres", url: "postgresql://app:secret@db.internal:5433/signcraft", schema: "signs" })
   })
 
   it("keeps the operator token redacted", () => {
@@ -109,7 +111,7 @@ describe("loadConfig: every variable", () => {
   })
 
   it("reads DATA_DIR when there is no DATABASE_URL", () => {
-    expect(valid(loadConfig({ DATA_DIR: "/tmp/x" })).database).toEqual({ _tag: "Embedded", location: { dataDir: "/tmp/x" } })
+    expect(valid(loadConfig({ DATA_DIR: "/tmp/x" })).database).toEqual({ _tag: "Embedded", location: { dataDir: "/tmp/x" }, schema: "signcraft" })
   })
 
   it("accepts postgres://, IPv6 and host-name listeners, and every environment", () => {
@@ -170,6 +172,12 @@ describe("loadConfig: invalid values", () => {
   it.each(["mysql://u@h/db", "http://db.example.com", "localhost:5432", "not a url"])("DATABASE_URL=%s", (value) => {
     expect(single({ DATABASE_URL: value })).toBe(
       `DATABASE_URL must be a postgres:// or postgresql:// connection URL, got ${JSON.stringify(value)}`
+    )
+  })
+
+  it.each(["Signcraft", "sign-craft", "1signs", "pg_signs", "public.signs", "x".repeat(64)])("DATABASE_SCHEMA=%s", (value) => {
+    expect(single({ DATABASE_SCHEMA: value })).toBe(
+      `DATABASE_SCHEMA must be a lower-case SQL identifier: a letter or _, then letters, digits or _, at most 63 characters, not pg_… or information_schema, got ${JSON.stringify(value)}`
     )
   })
 
@@ -310,5 +318,24 @@ describe("loadConfig: TRUST_PROXY", () => {
     const bad = loadConfig({ TRUST_PROXY: "the load balancer" })
     expect(bad._tag).toBe("Invalid")
     if (bad._tag === "Invalid") expect(bad.errors.join(" ")).toContain("TRUST_PROXY must be")
+  })
+})
+
+describe("loadConfig: SIGNCRAFT_DISABLE", () => {
+  it("reads a comma list of parts, switches nothing off by default, and refuses an unknown name naming it", () => {
+    expect(valid(loadConfig({})).settings.disable).toEqual([])
+    expect(valid(loadConfig({ SIGNCRAFT_DISABLE: " agent, docs,,legacy " })).settings.disable).toEqual(["agent", "docs", "legacy"])
+    expect(valid(loadConfig({ SIGNCRAFT_DISABLE: "storefront,dashboard" })).settings.disable).toEqual(["storefront", "dashboard"])
+    const bad = loadConfig({ SIGNCRAFT_DISABLE: "agent,webhooks" })
+    expect(bad._tag).toBe("Invalid")
+    if (bad._tag === "Invalid") {
+      expect(bad.errors.join(" ")).toContain("SIGNCRAFT_DISABLE must be a comma list of agent, docs, storefront, legacy, dashboard")
+      expect(bad.errors.join(" ")).toContain("unknown: webhooks")
+    }
+  })
+
+  it("refuses an unknown name from an embedder too", () => {
+    expect(() => defaultSettings({ disable: ["docs", "admin"] })).toThrow("disable must be a comma list of agent, docs, storefront, legacy, dashboard; unknown: admin")
+    expect(defaultSettings({ disable: "agent" }).disable).toEqual(["agent"])
   })
 })

@@ -1,4 +1,5 @@
-import { Credentials, defaultSettings, IdempotencyStore, Identity, layerDatabase, RateLimiter, SCOPES, Settings } from "@signcraft/core"
+import { defaultSettings, layerDatabase, SCOPES, Settings } from "@signcraft/core"
+import { Credentials, IdempotencyStore, Identity, RateLimiter } from "@signcraft/core/internal"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, describe, expect, it } from "vitest"

@@ -72,7 +72,7 @@ describe("a checkout's build", () => {
   })
 
   it("is stale once a package's manifest or build configuration, or the shared one, is newer", () => {
-    for (const path of ["packages/core/package.json", "packages/core/tsup.config.ts", "tsup.base.ts", "tsconfig.build.json", "tsconfig.base.json"]) {
+    for (const path of ["packages/core/package.json", "packages/core/tsup.config.ts", "packages/core/tsconfig.dts.json", "tsup.base.ts", "tsconfig.build.json", "tsconfig.base.json"]) {
       const root = checkout()
       write(root, path, "{}", new Date(LATER.getTime() + 1000))
       expect(isBuildFresh(root)).toBe(false)

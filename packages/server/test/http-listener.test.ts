@@ -1,7 +1,7 @@
 import { Agent, request } from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "vitest"
-import type { FastReadsSlot } from "@signcraft/core"
+import type { FastReadsSlot } from "@signcraft/core/internal"
 import { createDrainingServer } from "../src/http-listener.js"
 
 describe("the listener", () => {

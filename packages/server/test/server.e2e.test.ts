@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs"
-import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { freePort, type ServerProcess, startServer, waitForHealthy, within } from "./support/server-process.js"
+import { freePort, openSlowRequest, type ServerProcess, startServer, waitForHealthy, within } from "./support/server-process.js"
 
 // The whole life of a server, in order: start on an empty directory, serve, shut down
 // with a request in flight, start again on the same data.
@@ -34,31 +33,6 @@ const call = async (base: string, method: string, path: string, options: { token
   note(response)
   const text = await response.text()
   return { status: response.status, body: (text === "" ? {} : JSON.parse(text)) as Json }
-}
-
-/** Sends a request's head and the first bytes of its body, holding the rest back. */
-const openSlowRequest = async (port: number, path: string, body: string) => {
-  const socket = connect(port, "127.0.0.1")
-  await new Promise<void>((resolve, reject) => {
-    socket.once("connect", resolve)
-    socket.once("error", reject)
-  })
-  let received = ""
-  socket.setEncoding("utf8").on("data", (chunk: string) => {
-    received += chunk
-  })
-  const ended = new Promise<void>((resolve) => socket.once("close", () => resolve()))
-  socket.write(
-    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${OPERATOR_TOKEN}\r\n` +
-      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 4)}`
-  )
-  return {
-    finish: async () => {
-      socket.write(body.slice(4))
-      await within(ended, 10_000, "the slow request's answer")
-      return received
-    }
-  }
 }
 
 const isRefused = async (url: string) => {
@@ -139,7 +113,7 @@ describe("signcraft serve", () => {
 
   it("finishes a request in flight at SIGTERM, refuses new connections, and exits 0", async () => {
     const server = first as ServerProcess
-    const slow = await openSlowRequest(port, "/operator/v1/companies", JSON.stringify({ name: "In Flight" }))
+    const slow = await openSlowRequest(port, "/operator/v1/companies", JSON.stringify({ name: "In Flight" }), OPERATOR_TOKEN)
     await new Promise((resolve) => setTimeout(resolve, 300))
     const signalledAt = Date.now()
     server.child.kill("SIGTERM")

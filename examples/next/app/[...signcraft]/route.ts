@@ -13,5 +13,6 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = signcraftNext({
     operatorToken: process.env.OPERATOR_TOKEN
   },
   databaseUrl: process.env.DATABASE_URL,
+  databaseSchema: process.env.DATABASE_SCHEMA,
   dataDir: process.env.DATA_DIR ?? ".data/example-next"
 })

@@ -19,6 +19,11 @@ export interface Host {
 export interface HostDefinition {
   readonly name: string
   readonly start: (handler: WebHandler) => Promise<Host>
+  /**
+   * Mounts the handler under `prefix` the way the framework's users would, beside the host's own
+   * `GET /host-route` (text) and, outside the prefix, `GET /api/v3/stores/me` (JSON `{ "host": true }`).
+   */
+  readonly startUnder: (handler: WebHandler, prefix: string) => Promise<Host>
   /** Headers a client sends so the host can name it, and the address signcraft should then see. */
   readonly client: { readonly headers: Record<string, string>; readonly expected: string }
   /** Whether the host is a real listener: only then can repeated header lines and disconnects be sent. */
@@ -212,6 +217,52 @@ export const describeHost = (host: HostDefinition) => {
         })
       )
       await expectProblem(res, 413, "payload_too_large")
+    })
+  })
+
+  describe(`${host.name}: signcraft mounted under /signs, beside the host's own routes`, () => {
+    let app: Awaited<ReturnType<typeof startSigncraft>>
+    let server: Host
+    const base = "http://localhost:8080/signs"
+    const operator = async (path: string, body: object) =>
+      (await server.fetch(`/signs/operator/v1${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify(body)
+      })).json()
+
+    beforeAll(async () => {
+      app = await startSigncraft({ baseUrl: base })
+      server = await host.startUnder(app.handler, "/signs")
+      expect((await server.fetch("/signs/healthz")).status).toBe(200)
+    })
+    afterAll(async () => {
+      await server.close()
+      await app.dispose()
+    })
+
+    it("serves signcraft under the prefix, writing the prefix into its links", async () => {
+      const company = await operator("/companies", { name: "Acme" })
+      const store = await operator("/stores", { company_id: company.id, name: "Shop", platform: "custom" })
+      const { key } = await operator(`/stores/${store.id}/api-keys`, { mode: "test", scopes: ["store:read"] })
+      const res = await server.fetch("/signs/api/v3/stores/me", { headers: { authorization: `Bearer ${key}` } })
+      expect(res.status).toBe(200)
+      const body = await res.json()
+      expect(body.data).toMatchObject({ object: "store", id: store.id })
+      expect(body.links.self).toBe(`${base}/api/v3/stores/me`)
+      const openapi = await (await server.fetch("/signs/api/v3/openapi.json")).json()
+      expect(openapi.servers).toEqual([{ url: base }])
+    })
+
+    it("leaves the host's routes outside the prefix to the host", async () => {
+      const own = await server.fetch("/host-route")
+      expect(await own.text()).toBe("the host's own route")
+      const shadowed = await server.fetch("/api/v3/stores/me")
+      expect(shadowed.status).toBe(200)
+      expect(await shadowed.json()).toEqual({ host: true })
+      // signcraft stamps every answer of its own with a request id.
+      expect(shadowed.headers.get("x-request-id")).toBeNull()
+      expect(own.headers.get("x-request-id")).toBeNull()
     })
   })
 }

@@ -46,6 +46,15 @@ export const parseApiKey = (candidate: string): { readonly mode: KeyMode } | und
   return match?.[1] === "live" || match?.[1] === "test" ? { mode: match[1] } : undefined
 }
 
+// A compact JWS (RFC 7515 §7.1): three base64url parts, the header a JSON object (`eyJ` is `{"`).
+const JWT_PATTERN = /^eyJ[0-9A-Za-z_-]*\.[0-9A-Za-z_-]+\.[0-9A-Za-z_-]+$/
+
+/**
+ * Whether a presented credential has the shape of a connector access token (a JWT), so a client
+ * that sent one to the REST API can be told where it belongs.
+ */
+export const isJwtShaped = (candidate: string): boolean => JWT_PATTERN.test(candidate)
+
 /**
  * The stored form of a key. The secret has 238 bits of entropy, so one SHA-256 pass
  * is enough: a slow password hash would only slow every request down.

@@ -15,10 +15,13 @@ export class MissingCredential extends Data.TaggedError("MissingCredential")<{
   readonly kind: CredentialKind
 }> {}
 
-/** The credential is unknown, malformed, expired or revoked. */
+/**
+ * The credential is unknown, malformed, expired or revoked, or is a connector access token
+ * presented where an API key belongs.
+ */
 export class InvalidCredential extends Data.TaggedError("InvalidCredential")<{
   readonly kind: CredentialKind
-  readonly reason: "unknown" | "malformed" | "expired" | "revoked"
+  readonly reason: "unknown" | "malformed" | "expired" | "revoked" | "connector_token"
 }> {}
 
 /** The credential is valid but lacks a scope the operation needs. */

@@ -3,7 +3,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiScalar } from "effect/http-api"
 import { NotFound } from "../domain/errors.js"
 import { type ServiceSettings, Settings } from "../services/settings.js"
-import { OperatorDocsApi, openApiDocument, operatorOpenApiDocument, PublicDocsApi } from "./docs/documents.js"
+import { openApiDocument, operatorDocsApi, operatorOpenApiDocument, publicDocsApi } from "./docs/documents.js"
 import { migrationPage } from "./docs/migration-page.js"
 import { problemIndexPage, problemPage } from "./docs/pages.js"
 import { securePage } from "./docs/page-security.js"
@@ -70,13 +70,13 @@ export const layerDocs = Layer.unwrap(Effect.gen(function*() {
   ).layer
   const operator = settings.operatorToken === undefined ? [] : [
     Layer.mergeAll(
-      HttpApiScalar.layer(OperatorDocsApi, { path: "/docs/operator", scalar }),
+      HttpApiScalar.layer(operatorDocsApi(baseUrl), { path: "/docs/operator", scalar }),
       HttpRouter.add("GET", "/docs/operator/openapi.json", json(operatorOpenApiDocument(baseUrl)))
     ).pipe(Layer.provide(securePages), Layer.provide(operatorOnly))
   ]
   return Layer.mergeAll(
-    HttpApiScalar.layer(PublicDocsApi, { path: "/docs", scalar }).pipe(Layer.provide(securePages)),
-    HttpRouter.add("GET", OPENAPI_PATH, json(openApiDocument(baseUrl))),
+    HttpApiScalar.layer(publicDocsApi(baseUrl, settings.disable), { path: "/docs", scalar }).pipe(Layer.provide(securePages)),
+    HttpRouter.add("GET", OPENAPI_PATH, json(openApiDocument(baseUrl, settings.disable))),
     HttpRouter.add("GET", "/docs/problems", html(problemIndexPage(baseUrl))),
     problemRoute,
     HttpRouter.add("GET", "/docs/migration", html(migrationPage(baseUrl))),

@@ -11,6 +11,7 @@ import { Settings } from "../services/settings.js"
 import { SigncraftApi } from "./api/index.js"
 import { envelopeHead, envelopeTail, envelopeText } from "./handlers/envelope.js"
 import { DIAGNOSTIC_HEADER, endpointRulesOf, makeHeldKeyChecks } from "./middleware/held-key-checks.js"
+import type { RouteUrlOf } from "./base-path.js"
 import { makeRequestFrame, type RequestLogger } from "./request-frame.js"
 import type { RequestInfo } from "./request-info.js"
 
@@ -58,9 +59,10 @@ const idOf = (segment: string): number | undefined => {
 /**
  * Builds the fast reads: `GET /api/v3/stores/me` with the key's Store held, and
  * `GET /api/v3/customisers/{id}/pricing` with the document cached, each for a key verified and
- * tokens held in this process. Every other request, and every failure, takes the full path.
+ * tokens held in this process, under the base path (`routeUrlOf`, as the router middleware
+ * applies it). Every other request, and every failure, takes the full path.
  */
-export const makeFastReads = (log: RequestLogger, agentPath: string | undefined) =>
+export const makeFastReads = (log: RequestLogger, agentPath: string | undefined, routeUrlOf: RouteUrlOf) =>
   Effect.gen(function*() {
     const settings = yield* Settings
     const credentials = yield* Credentials
@@ -109,8 +111,10 @@ export const makeFastReads = (log: RequestLogger, agentPath: string | undefined)
       return { status, headers, body }
     }
 
-    const fastReads: FastReads = (method, url, headers, peer) => {
+    const fastReads: FastReads = (method, arrivedUrl, headers, peer) => {
       if (method !== "GET") return undefined
+      const url = routeUrlOf(arrivedUrl)
+      if (url === undefined) return undefined
       const authorization = single(headers.authorization)
       if (authorization === undefined || !authorization.startsWith(BEARER) || authorization.charCodeAt(BEARER.length) === 32) {
         return undefined

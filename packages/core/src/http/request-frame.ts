@@ -16,6 +16,12 @@ export interface RequestStart {
   readonly cors: CorsRule | undefined
 }
 
+/** The path of a URL that may carry a query. */
+export const pathnameOf = (url: string): string => {
+  const queryAt = url.indexOf("?")
+  return queryAt === -1 ? url : url.slice(0, queryAt)
+}
+
 /**
  * The frame every request is served in, whichever path serves it (the router middleware, or the
  * fast reads): how it starts, the headers every answer carries, and its log line.
@@ -31,15 +37,16 @@ export const makeRequestFrame = (settings: ServiceSettings, agentPath: string | 
   const corsRuleOf = makeCorsRules(settings, agentPath)
 
   /**
-   * Starts a request for `url` (path and query) from `peer`, the connection's address; the
-   * headers are lower-cased, as node:http and Effect give them.
+   * Starts a request for `url` (path and query, as the route tables know it) from `peer`, the
+   * connection's address; the headers are lower-cased, as node:http and Effect give them. A request
+   * nothing here serves (`served` false: outside the base path, or a part switched off) starts
+   * as an unknown path does: no generation of its own, no CORS.
    */
-  const begin = (url: string, headers: Readonly<Record<string, string | undefined>>, peer: string): RequestStart => {
-    const queryAt = url.indexOf("?")
-    const pathname = queryAt === -1 ? url : url.slice(0, queryAt)
+  const begin = (url: string, headers: Readonly<Record<string, string | undefined>>, peer: string, served = true): RequestStart => {
+    const pathname = pathnameOf(url)
     const info: RequestInfo = {
       requestId: newRequestId(),
-      generation: generationOf(pathname, agentPath),
+      generation: served ? generationOf(pathname, agentPath) : "system",
       baseUrl: settings.baseUrl,
       selfUrl: settings.baseUrl + url,
       // TRUST_PROXY decides how far back X-Forwarded-For is believed; IPv6 counts by its /64.
@@ -47,7 +54,7 @@ export const makeRequestFrame = (settings: ServiceSettings, agentPath: string | 
       responseHeaders: new Map(),
       faults: []
     }
-    const cors = corsRuleOf(pathname)
+    const cors = served ? corsRuleOf(pathname) : undefined
     if (cors !== undefined) for (const [name, value] of corsHeaders(cors, headers.origin)) info.responseHeaders.set(name, value)
     return { pathname, info, cors }
   }

@@ -16,12 +16,18 @@ import { Settings } from "../services/settings.js"
 import { describeFailure } from "../presenters/failure-table.js"
 import { classifyRequestError } from "./middleware/request-failures.js"
 import { ClientAddress, CurrentRequest, type RequestInfo } from "./request-info.js"
-import { makeRequestFrame, type RequestLogger } from "./request-frame.js"
+import { atOriginRoot, type RouteUrlOf } from "./base-path.js"
+import { makeRequestFrame, pathnameOf, type RequestLogger } from "./request-frame.js"
 import { renderFailure } from "./respond.js"
 import { makeAllowedMethods, type RouteEntry } from "./route-table.js"
 import { type CorsRule, preflightHeaders } from "./cors.js"
+import { makeSwitchedOff } from "./switches.js"
 
 export type { RequestLogger } from "./request-frame.js"
+
+// Every route is written without a trailing slash: `/api/v3/orders/` is not `/api/v3/orders`, and
+// answering both would give one resource two URLs (and two cache keys). The root is `/` itself.
+const hasTrailingSlash = (pathname: string): boolean => pathname.length > 1 && pathname.endsWith("/")
 
 // The failure a framework-built error response (unknown route, unsupported media type, …)
 // stands for, so it answers in the same format as every other error.
@@ -111,7 +117,9 @@ export const layerRouterMiddleware = (
   log: RequestLogger,
   routes: ReadonlyArray<RouteEntry>,
   /** Where this listener serves the agent endpoint, whose failures are JSON-RPC errors. */
-  agentPath?: string
+  agentPath?: string,
+  /** Where the request lands in the route tables (the base path taken off), if it is served here at all. */
+  routeUrlOf: RouteUrlOf = atOriginRoot
 ) =>
   HttpRouter.middleware(
     Effect.gen(function*() {
@@ -119,6 +127,8 @@ export const layerRouterMiddleware = (
       const maxBody = ByteSize.bytes(settings.maxBodyBytes)
       const frame = makeRequestFrame(settings, agentPath)
       const allowedMethods = makeAllowedMethods(routes)
+      const switchedOff = makeSwitchedOff(settings.disable, agentPath)
+      const unknownRoute = describeFailure(new NotFound({ resource: "route" }))
       // Bodies are inspected only where a route will serve them: an unknown path stays a 404,
       // a wrong method a 405, and a disabled operator API keeps answering 404.
       const willServe = (request: HttpServerRequest.HttpServerRequest, info: RequestInfo): boolean =>
@@ -134,12 +144,17 @@ export const layerRouterMiddleware = (
       }
 
       // Everything a request gets before its handler runs, read from the context once.
+      // The request goes on with the URL the route tables know: the base path is taken off here,
+      // once, before the router looks for a route.
       const begin = (context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
-        const request = Context.getUnsafe(context, HttpServerRequest.HttpServerRequest)
+        const arrived = Context.getUnsafe(context, HttpServerRequest.HttpServerRequest)
+        const routeUrl = routeUrlOf(arrived.url)
+        const request = routeUrl === undefined || routeUrl === arrived.url ? arrived : arrived.modify({ url: routeUrl })
+        const served = routeUrl !== undefined && !hasTrailingSlash(pathnameOf(routeUrl)) && !switchedOff(pathnameOf(routeUrl))
         // Hosts that are not node:http (adapters) hand the peer address over as ClientAddress.
         const peer = Option.getOrElse(request.remoteAddress, () => Context.get(context, ClientAddress) ?? "unknown")
         const route = Context.getOption(context, HttpRouter.RouteContext)
-        return { request, route, ...frame.begin(request.url, request.headers, peer) }
+        return { request, rewritten: request !== arrived, route, served, ...frame.begin(request.url, request.headers, peer, served) }
       }
 
       const finish = (
@@ -162,10 +177,14 @@ export const layerRouterMiddleware = (
           const startedAt = performance.now()
           const started = begin(context)
           const { request, info, cors } = started
+          const routed = started.rewritten ? Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, request) : httpEffect
           const declaredLength = Number(request.headers["content-length"] ?? "0")
           // A preflight of a path browsers may call is answered here, for every route alike.
           const preflightMethods = cors !== undefined && request.method === "OPTIONS" ? allowedMethods(request.url) : []
-          const served = preflightMethods.length > 0 && cors !== undefined
+          // Outside the base path, or in a part switched off: an unknown path, with no 405 either.
+          const served = !started.served
+            ? Effect.succeed(renderFailure(unknownRoute, info))
+            : preflightMethods.length > 0 && cors !== undefined
             ? Effect.succeed(
               HttpServerResponse.empty({ status: 204, headers: preflightHeaders(cors, request.headers.origin, preflightMethods) })
             )
@@ -173,7 +192,7 @@ export const layerRouterMiddleware = (
             ? Effect.succeed(
               renderFailure(describeFailure(new PayloadTooLarge({ limitBytes: settings.maxBodyBytes })), info)
             )
-            : (carriesBody(request, info) && willServe(request, info) ? inspectBody(request, info, httpEffect) : httpEffect).pipe(
+            : (carriesBody(request, info) && willServe(request, info) ? inspectBody(request, info, routed) : routed).pipe(
               Effect.provideService(CurrentRequest, info),
               Effect.provideService(MaxBodySize, maxBody),
               Effect.catchCause((cause) => {

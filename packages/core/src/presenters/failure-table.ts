@@ -102,6 +102,8 @@ const wordingOf = (failure: ApiFailure): Wording =>
         ? "This API key has been revoked."
         : f.reason === "expired"
         ? "This API key has expired."
+        : f.reason === "connector_token"
+        ? "This is a connector access token: it is accepted only by the agent endpoint (`/mcp`). The REST API takes an API key (`sk_live_…` or `sk_test_…`)."
         : "The API key is not valid."
     }))
     .with({ _tag: "InvalidCredential", kind: "operator_token" }, () => ({

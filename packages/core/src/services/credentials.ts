@@ -1,23 +1,12 @@
 import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { displayPrefix, generateApiKey, hashApiKey, type KeyMode, parseApiKey } from "../domain/api-key.js"
+import { displayPrefix, generateApiKey, hashApiKey, isJwtShaped, type KeyMode, parseApiKey } from "../domain/api-key.js"
 import { InvalidCredential, NotFound } from "../domain/errors.js"
 import { type Grant, isScope, type Scope } from "../domain/scopes.js"
 import { decodeFirstRow, decodeSingleRow, InsertedId, JsonColumn, jsonParam, RowId, RowTimestamp } from "../storage/rows.js"
-import type { Store } from "./identity.js"
+import type { ApiKeyPrincipal } from "../domain/principal.js"
 
-/** A verified API key: who is calling and what it may do. */
-export interface ApiKeyPrincipal {
-  readonly keyId: number
-  readonly storeId: number
-  readonly mode: KeyMode
-  readonly grant: Grant
-  /**
-   * The key's Store as read when the key was verified (at most the cache bound old), so
-   * the hottest endpoint needs no second query. Absent where a principal is made by hand.
-   */
-  readonly store?: Store
-}
+export type { ApiKeyPrincipal } from "../domain/principal.js"
 
 /** A key as the operator API shows it; `key` (the secret) only at creation. */
 export interface IssuedApiKey {
@@ -164,7 +153,9 @@ export class Credentials extends Context.Service<Credentials, {
         // On the hot path: a cache hit allocates no effect of its own.
         verify: (presented) =>
           Clock.clockWith((clock) => {
-            if (parseApiKey(presented) === undefined) return Effect.fail(invalid("malformed"))
+            if (parseApiKey(presented) === undefined) {
+              return Effect.fail(invalid(isJwtShaped(presented) ? "connector_token" : "malformed"))
+            }
             const hash = hashApiKey(presented)
             const now = clock.currentTimeMillisUnsafe()
             const cached = cache.get(hash)

@@ -3,6 +3,7 @@ import { SqlClient, type Statement } from "effect/sql"
 import { IdempotencyKeyConflict, IdempotencyKeyInFlight } from "../domain/errors.js"
 import { batchRows } from "../storage/batch-rows.js"
 import { inTransaction, makeGroupCommit } from "../storage/group-commit.js"
+import { ClaimOwner } from "../storage/claim-owner.js"
 import { decodeFirstRow, JsonColumn, jsonDocument, RowNumber, RowTimestamp } from "../storage/rows.js"
 import { keepPlain } from "../domain/secret-box.js"
 import { SecretBox } from "./secret-box.js"
@@ -38,8 +39,9 @@ export const keptForReplay = (response: StoredResponse): boolean => response.sta
 
 /** Keys are kept for a day at least, as the contract promises clients. */
 export const RETENTION_MS = 24 * 60 * 60 * 1000
-// The first request holds its key this long; a request still unfinished after it is
-// presumed crashed and the key may be claimed again.
+// The first request holds its key this long; a request still unfinished after it is presumed
+// crashed and the key may be claimed again. A claim whose process is known to be gone
+// (storage/claim-owner.ts) is taken over at once instead.
 const LOCK_MS = 60_000
 
 const HeadersDocument = Schema.Record(Schema.String, Schema.String)
@@ -50,12 +52,14 @@ const KeyRow = Schema.Struct({
   fingerprint: Schema.String,
   state: Schema.Literals(["in_flight", "completed"]),
   lockedUntil: Schema.NullOr(RowTimestamp),
+  claimedBy: Schema.NullOr(Schema.String),
   responseStatus: Schema.NullOr(RowNumber),
   responseHeaders: Schema.NullOr(JsonColumn(HeadersDocument)),
   responseBody: Schema.NullOr(Schema.String),
   expiresAt: RowTimestamp
 }).pipe(Schema.encodeKeys({
   lockedUntil: "locked_until",
+  claimedBy: "claimed_by",
   responseStatus: "response_status",
   responseHeaders: "response_headers",
   responseBody: "response_body",
@@ -166,6 +170,9 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const box = yield* SecretBox
+      // Without an owner (a `SqlClient` built by the host, not by `layerDatabase`) claims carry none
+      // and a dead one waits out its lease.
+      const owner = Option.getOrUndefined(yield* Effect.serviceOption(ClaimOwner))
       // Stored answers are sealed, as a webhook subscription's carries its signing secret; but
       // those of endpoints whose answers hold no secret (`plainAnswer`).
 
@@ -181,19 +188,21 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
           fingerprint: request.fingerprint,
           created_at: new Date(now).toISOString(),
           locked_until: new Date(now + LOCK_MS).toISOString(),
+          claimed_by: owner?.id ?? null,
           expires_at: new Date(now + RETENTION_MS).toISOString()
         }))
         return sql`
           INSERT INTO idempotency_keys AS held
-            (store_id, idempotency_key, method, path, fingerprint, state, created_at, locked_until, expires_at)
-          SELECT store_id, idempotency_key, method, path, fingerprint, 'in_flight', created_at, locked_until, expires_at
+            (store_id, idempotency_key, method, path, fingerprint, state, created_at, locked_until, claimed_by, expires_at)
+          SELECT store_id, idempotency_key, method, path, fingerprint, 'in_flight', created_at, locked_until, claimed_by,
+            expires_at
           FROM ${
           batchRows(sql, rows, `store_id integer, idempotency_key text, method text, path text, fingerprint text,
-            created_at timestamptz, locked_until timestamptz, expires_at timestamptz`)
+            created_at timestamptz, locked_until timestamptz, claimed_by text, expires_at timestamptz`)
         } AS k
           ON CONFLICT (store_id, idempotency_key) DO UPDATE SET method = excluded.method, path = excluded.path,
             fingerprint = excluded.fingerprint, state = 'in_flight', created_at = excluded.created_at,
-            locked_until = excluded.locked_until, response_status = NULL, response_headers = NULL,
+            locked_until = excluded.locked_until, claimed_by = excluded.claimed_by, response_status = NULL, response_headers = NULL,
             response_body = NULL, expires_at = excluded.expires_at
           WHERE held.expires_at <= excluded.created_at
             OR (held.state = 'in_flight' AND held.locked_until <= excluded.created_at)
@@ -211,18 +220,20 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
       }
       const claims = makeGroupCommit({ maxBatch: BATCH, maxConcurrent: 1, alone: inTransaction(sql), write: insertClaims })
 
+      const readKey = (r: IdempotentRequest) =>
+        sql`
+          SELECT method, path, fingerprint, state, locked_until, claimed_by, response_status, response_headers,
+            response_body, expires_at
+          FROM idempotency_keys WHERE store_id = ${r.storeId} AND idempotency_key = ${r.key}`.pipe(
+          Effect.flatMap(firstKey),
+          Effect.map(Option.getOrUndefined),
+          Effect.catchTag("SqlError", Effect.die)
+        )
+
       // What a request is told about a key another request holds or held: the first answer
       // replayed, or why not.
-      const settle = (r: IdempotentRequest) =>
+      const answerFrom = (r: IdempotentRequest, row: typeof KeyRow.Type | undefined, now: number) =>
         Effect.gen(function*() {
-          const now = yield* Clock.currentTimeMillis
-          const found = yield* sql`
-            SELECT method, path, fingerprint, state, locked_until, response_status, response_headers,
-              response_body, expires_at
-            FROM idempotency_keys WHERE store_id = ${r.storeId} AND idempotency_key = ${r.key}`.pipe(
-            Effect.flatMap(firstKey)
-          )
-          const row = Option.getOrUndefined(found)
           // Gone or lapsed since the claim looked: another request is taking it over.
           if (row === undefined || row.expiresAt.getTime() <= now) return yield* new IdempotencyKeyInFlight({ retryAfter: 1 })
           if (row.method !== r.method || row.path !== r.path || row.fingerprint !== r.fingerprint) {
@@ -237,13 +248,40 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
             headers: row.responseHeaders ?? {},
             body: row.responseBody === null ? "" : box.open(row.responseBody)
           }
+        })
+
+      const settle = (r: IdempotentRequest) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          return yield* answerFrom(r, yield* readKey(r), now)
+        })
+
+      // Ends the lease of a key in flight for a process that is gone, so that the next claim takes
+      // it over (the claim statement's own rule for a lapsed lease). Only that owner's claim is
+      // touched: a request that took the key over meanwhile keeps it.
+      const lapseDeadClaim = (r: IdempotentRequest, row: typeof KeyRow.Type | undefined) =>
+        Effect.gen(function*() {
+          if (owner === undefined || row?.state !== "in_flight" || row.claimedBy === null) return false
+          if (!(yield* owner.isGone(row.claimedBy))) return false
+          const lapsed = yield* sql`
+            UPDATE idempotency_keys SET locked_until = created_at
+            WHERE store_id = ${r.storeId} AND idempotency_key = ${r.key} AND state = 'in_flight'
+              AND claimed_by = ${row.claimedBy}
+            RETURNING idempotency_key`
+          return lapsed.length > 0
         }).pipe(Effect.catchTag("SqlError", Effect.die))
 
       const claim = (r: IdempotentRequest) =>
         Effect.gen(function*() {
-          const now = yield* Clock.currentTimeMillis
-          if (yield* claims.submit({ request: r, now })) return { _tag: "Proceed" } as const
-          return { _tag: "Replay", response: yield* settle(r) } as const
+          if (yield* claims.submit({ request: r, now: yield* Clock.currentTimeMillis })) return { _tag: "Proceed" } as const
+          const row = yield* readKey(r)
+          // A key whose claimer died is claimed again at once, as if its lease had run out.
+          if (yield* lapseDeadClaim(r, row)) {
+            const now = yield* Clock.currentTimeMillis
+            if (yield* claims.submit({ request: r, now })) return { _tag: "Proceed" } as const
+            return { _tag: "Replay", response: yield* answerFrom(r, yield* readKey(r), now) } as const
+          }
+          return { _tag: "Replay", response: yield* answerFrom(r, row, yield* Clock.currentTimeMillis) } as const
         })
 
       const release = (r: IdempotentRequest) =>

@@ -3,20 +3,14 @@ import { SqlClient } from "effect/sql"
 import { hashPassword } from "../domain/password.js"
 import { NotFound, ValidationFailed } from "../domain/errors.js"
 import { decodeFirstRow, decodeSingleRow, RowId } from "../storage/rows.js"
+import type { Store } from "../domain/principal.js"
+
+export type { Store } from "../domain/principal.js"
 
 /** A merchant organisation. */
 export interface Company {
   readonly id: number
   readonly name: string
-}
-
-/** A shop of a company, the unit every API key and resource belongs to. */
-export interface Store {
-  readonly id: number
-  readonly companyId: number
-  readonly name: string
-  readonly platform: string
-  readonly currency: string
 }
 
 /** A merchant user who can sign in and approve connector grants. */

@@ -1,12 +1,17 @@
 import { Context, Redacted } from "effect"
+import { normaliseBaseUrl } from "../domain/base-path.js"
 import { parseTrustProxy, TRUST_NO_PROXY, type TrustProxy } from "../domain/client-address.js"
+import { parseDisabledParts, type SwitchablePart } from "../domain/switches.js"
 
 /** The deployment environment; production tightens URL rules and disables diagnostics. */
 export type Environment = "development" | "test" | "production"
 
 /** Everything the service needs to know about its deployment (operating contract §1). */
 export interface ServiceSettings {
-  /** Public origin of the API and the authorization server, without a trailing slash. */
+  /**
+   * Public URL of the API and the authorization server, without a trailing slash. It may carry a
+   * path (`https://shop.example/signs`): then everything is served under that path and only there.
+   */
   readonly baseUrl: string
   /**
    * Origin and resource identifier of the agent endpoint when it has a listener of its
@@ -40,6 +45,8 @@ export interface ServiceSettings {
   readonly secretsKey: Redacted.Redacted<string> | undefined
   /** `TRUST_PROXY`: which proxies' `X-Forwarded-For` hops name the client; none by default. */
   readonly trustProxy: TrustProxy
+  /** `SIGNCRAFT_DISABLE`: the parts switched off, which answer 404 like an unknown path. */
+  readonly disable: ReadonlyArray<SwitchablePart>
 }
 
 /** The deployment's settings. */
@@ -50,11 +57,13 @@ export class Settings extends Context.Service<Settings, ServiceSettings>()("sign
  * app (a Next.js route, say) never imports `effect` itself and cannot hand over a `Redacted`
  * from a second copy of it.
  */
-export type SettingsInput = Partial<Omit<ServiceSettings, "operatorToken" | "secretsKey" | "trustProxy">> & {
+export type SettingsInput = Partial<Omit<ServiceSettings, "operatorToken" | "secretsKey" | "trustProxy" | "disable">> & {
   readonly operatorToken?: string | Redacted.Redacted<string> | undefined
   readonly secretsKey?: string | Redacted.Redacted<string> | undefined
   /** A hop count, a comma list of CIDRs (as `TRUST_PROXY`), or the parsed form. */
   readonly trustProxy?: string | number | TrustProxy | undefined
+  /** The parts to switch off: a comma list (as `SIGNCRAFT_DISABLE`) or a list of names. */
+  readonly disable?: string | ReadonlyArray<string> | undefined
 }
 
 // `TRUST_PROXY` as an embedder may write it; a value that is not one is a programming error.
@@ -66,31 +75,50 @@ const trustProxyOf = (value: string | number | TrustProxy | undefined): TrustPro
   return parsed
 }
 
+// The parts to switch off as an embedder may write them; an unknown name is a programming error.
+const disabledPartsOf = (value: string | ReadonlyArray<string> | undefined): ReadonlyArray<SwitchablePart> => {
+  if (value === undefined) return []
+  const parsed = parseDisabledParts(value)
+  if ("fault" in parsed) throw new TypeError(`disable must be ${parsed.fault}`)
+  return parsed.parts
+}
+
 // An unset variable often arrives as "": that must leave a secret unset, not set it to "".
 const secretOf = (value: string | Redacted.Redacted<string> | undefined): Redacted.Redacted<string> | undefined =>
   typeof value !== "string" ? value : value.trim() === "" ? undefined : Redacted.make(value)
 
-/** Defaults of the operating contract, for embedders and tests. */
-export const defaultSettings = ({ operatorToken, secretsKey, trustProxy, ...overrides }: SettingsInput = {}): ServiceSettings => ({
-  baseUrl: "http://localhost:8080",
-  mcpUrl: undefined,
-  environment: "development",
-  rateLimitPerKeyPerMinute: 600,
-  rateLimitPerIpPerMinute: 1200,
-  registrationLimitPerHour: 20,
-  registrationLimitPerDay: 100,
-  unusedClientCap: 1000,
-  storefrontWritesPerStorePerMinute: 600,
-  storefrontWritesPerAddressPerMinute: 30,
-  retentionDays: 30,
-  webhookRetryBaseMs: 30_000,
-  maxBodyBytes: 1024 * 1024,
-  corsOrigins: undefined,
-  ...overrides,
-  operatorToken: secretOf(operatorToken),
-  secretsKey: secretOf(secretsKey),
-  trustProxy: trustProxyOf(trustProxy)
-})
+// An unset variable read as `process.env.X` arrives as `undefined`: it leaves the default, never
+// replaces it (`{ baseUrl: process.env.BASE_URL }` with BASE_URL unset keeps the default origin).
+const definedOnly = <A extends object>(input: A): Partial<A> =>
+  Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<A>
+
+/** Defaults of the operating contract, for embedders and tests; `undefined` values keep the default. */
+export const defaultSettings = (
+  { operatorToken, secretsKey, trustProxy, disable, ...given }: SettingsInput = {}
+): ServiceSettings => {
+  const overrides = definedOnly(given)
+  return {
+    mcpUrl: undefined,
+    environment: "development",
+    rateLimitPerKeyPerMinute: 600,
+    rateLimitPerIpPerMinute: 1200,
+    registrationLimitPerHour: 20,
+    registrationLimitPerDay: 100,
+    unusedClientCap: 1000,
+    storefrontWritesPerStorePerMinute: 600,
+    storefrontWritesPerAddressPerMinute: 30,
+    retentionDays: 30,
+    webhookRetryBaseMs: 30_000,
+    maxBodyBytes: 1024 * 1024,
+    corsOrigins: undefined,
+    ...overrides,
+    baseUrl: normaliseBaseUrl(overrides.baseUrl ?? "http://localhost:8080"),
+    operatorToken: secretOf(operatorToken),
+    secretsKey: secretOf(secretsKey),
+    trustProxy: trustProxyOf(trustProxy),
+    disable: disabledPartsOf(disable)
+  }
+}
 
 /** The shortest operator token production accepts. */
 export const MIN_PRODUCTION_OPERATOR_TOKEN_LENGTH = 32

@@ -2,11 +2,28 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Queue, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import { createHash } from "node:crypto"
+
+// PostgreSQL keeps a channel name to NAMEDATALEN - 1 bytes, cutting longer LISTENs short and
+// refusing longer NOTIFYs.
+const MAX_CHANNEL_BYTES = 63
 
 /**
- * How one process tells the others on its database that something it caches changed. On
- * PostgreSQL any number of processes share the database, and signals are LISTEN/NOTIFY; the
- * embedded database belongs to one process, so there is nobody else to tell.
+ * The database-wide name of `channel` for the deployment in `schema`: channels are shared by
+ * every schema of a database, and a deployment must hear only its own. Names that would be too
+ * long carry a digest of the schema instead of the schema.
+ */
+export const channelIn = (schema: string, channel: string): string => {
+  const named = `${channel}.${schema}`
+  if (Buffer.byteLength(named) <= MAX_CHANNEL_BYTES) return named
+  return `${channel}.${createHash("sha256").update(schema).digest("hex").slice(0, 16)}`
+}
+
+/**
+ * How one process tells the others of its deployment that something it caches changed. On
+ * PostgreSQL any number of processes share the database, and signals are LISTEN/NOTIFY on
+ * channels of the deployment's schema ({@link channelIn}); the embedded database belongs to one
+ * process, so there is nobody else to tell.
  */
 export class ChangeSignals extends Context.Service<ChangeSignals, {
   /** Whether other processes can share this database. */
@@ -19,8 +36,8 @@ export class ChangeSignals extends Context.Service<ChangeSignals, {
    */
   readonly listen: (channel: string) => Effect.Effect<Queue.Dequeue<string, SqlError>, SqlError, Scope.Scope>
 }>()("signcraft/ChangeSignals") {
-  /** Signals over PostgreSQL's LISTEN/NOTIFY. */
-  static readonly layerShared = Layer.effect(
+  /** Signals over PostgreSQL's LISTEN/NOTIFY, heard only by the deployments of `schema`. */
+  static readonly layerShared = (schema: string) => Layer.effect(
     ChangeSignals,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -28,10 +45,10 @@ export class ChangeSignals extends Context.Service<ChangeSignals, {
       return ChangeSignals.of({
         shared: true,
         // pg_notify inside a transaction is delivered when it commits, and not at all if it rolls back.
-        signal: (channel, payload) => Effect.orDie(Effect.asVoid(sql`SELECT pg_notify(${channel}, ${payload})`)),
+        signal: (channel, payload) => Effect.orDie(Effect.asVoid(sql`SELECT pg_notify(${channelIn(schema, channel)}, ${payload})`)),
         listen: (channel) =>
           Effect.gen(function*() {
-            const notifications = yield* pg.listen(channel)
+            const notifications = yield* pg.listen(channelIn(schema, channel))
             const payloads = yield* Queue.unbounded<string, SqlError>()
             yield* Effect.forkScoped(
               Effect.forever(Effect.flatMap(Queue.take(notifications), (notice) => Queue.offer(payloads, notice.payload))).pipe(

@@ -4,9 +4,11 @@ import { type Duration, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { mkdirSync } from "node:fs"
+import { checkDatabaseSchema, type InvalidDatabaseSchema } from "./database-schema.js"
 import { initialiseInChild, isInitialised } from "./embedded-initdb.js"
 import { openPgliteConnection } from "./pglite-wire.js"
 import { layerPlannerStatistics } from "./planner-statistics.js"
+import { prepareSchema } from "./schema-setup.js"
 
 // PostgreSQL's default of 128 MB of shared buffers lives in PGlite's heap for the process's life.
 // 16 MB was too few for sustained order writes: pages evicted were read back through PGlite's file
@@ -26,25 +28,39 @@ const EMBEDDED_STATISTICS_TARGET = 10
 /** Where the embedded database keeps its files; `memory` keeps nothing on disk. */
 export type EmbeddedLocation = { readonly dataDir: string } | "memory"
 
+/** Options of {@link layerEmbedded}. */
+export interface EmbeddedOptions {
+  /** How often the planner statistics are checked (planner-statistics.ts). */
+  readonly statisticsInterval?: Duration.Input | undefined
+  /** The schema the database works in (database-schema.ts); `signcraft` by default. */
+  readonly schema?: string | undefined
+}
+
 /**
  * A `SqlClient` over an embedded PGlite database, through the production PostgreSQL
- * driver: the same SQL, parsers and migrations as `DATABASE_URL` mode. Its planner statistics
- * are kept current every `statisticsInterval` (planner-statistics.ts): PGlite has no autovacuum.
+ * driver: the same SQL, parsers and migrations as `DATABASE_URL` mode, in `schema` alone: it is
+ * created when missing, or moved out of `public` from an earlier release (schema-setup.ts). Its
+ * planner statistics are kept current every `statisticsInterval` (planner-statistics.ts): PGlite
+ * has no autovacuum.
  */
 export const layerEmbedded = (
   location: EmbeddedLocation,
-  statisticsInterval?: Duration.Input
-): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
+  options: EmbeddedOptions = {}
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError | InvalidDatabaseSchema> =>
   Layer.unwrap(
     Effect.gen(function*() {
+      const schema = yield* checkDatabaseSchema(options.schema)
       const db = yield* Effect.acquireRelease(
         Effect.promise(async () => {
           if (location !== "memory") {
             mkdirSync(location.dataDir, { recursive: true })
             if (!isInitialised(location.dataDir)) await initialiseInChild(location.dataDir)
           }
-          const options = { startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS] }
-          const instance = location === "memory" ? new PGlite(options) : new PGlite(location.dataDir, options)
+          // PGlite answers a connection's startup message without applying its parameters: the
+          // schema is the backend's own setting, which is the one session's.
+          const searchPath = ["-c", `search_path=${schema}`]
+          const startParams = [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS, ...searchPath]
+          const instance = location === "memory" ? new PGlite({ startParams }) : new PGlite(location.dataDir, { startParams })
           await instance.waitReady
           return instance
         }),
@@ -57,9 +73,14 @@ export const layerEmbedded = (
         database: "postgres",
         // PGlite is a single backend: one connection, one statement at a time.
         maxConnections: 1
-      }).pipe((client) => Layer.provideMerge(
-        layerPlannerStatistics({ interval: statisticsInterval, statisticsTarget: EMBEDDED_STATISTICS_TARGET }),
-        client
-      ))
+      }).pipe((client) =>
+        Layer.provideMerge(
+          Layer.merge(
+            Layer.effectDiscard(prepareSchema(schema)),
+            layerPlannerStatistics({ schema, interval: options.statisticsInterval, statisticsTarget: EMBEDDED_STATISTICS_TARGET })
+          ),
+          client
+        )
+      )
     })
   )

@@ -14,21 +14,30 @@ const STATISTICS_CHECK_INTERVAL = Duration.seconds(2)
 const StaleTable = Schema.Struct({ name: Schema.String })
 const staleTables = decodeRows(StaleTable)
 
+/** Which tables the statistics pass looks after, and how. */
+export interface StatisticsScope {
+  /** The schema whose tables are analyzed: signcraft's own; the host's tables are never touched. */
+  readonly schema: string
+  /** The statistics target of its ANALYZEs; the database's own when absent. */
+  readonly statisticsTarget?: number | undefined
+}
+
 /**
- * ANALYZEs every table that has changed enough since its last ANALYZE, as autovacuum would, and
- * answers their names: at `statisticsTarget` when given (in a transaction of its own, the
- * session's setting untouched), otherwise at the database's own target. Only tables the current
- * role may ANALYZE (it owns them, or is a superuser) are considered; `reltuples` is -1 for a
- * table never analyzed, which counts as empty.
+ * ANALYZEs every table of `scope.schema` that has changed enough since its last ANALYZE, as
+ * autovacuum would, and answers their names: at `scope.statisticsTarget` when given (in a
+ * transaction of its own, the session's setting untouched), otherwise at the database's own
+ * target. Only tables the current role may ANALYZE (it owns them, or is a superuser) are
+ * considered; `reltuples` is -1 for a table never analyzed, which counts as empty.
  */
 export const analyzeStaleTables = (
   sql: SqlClient.SqlClient,
-  statisticsTarget?: number
+  scope: StatisticsScope
 ): Effect.Effect<ReadonlyArray<string>> =>
   sql`
     SELECT format('%I.%I', s.schemaname, s.relname) AS name
     FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
-    WHERE s.n_mod_since_analyze > ${THRESHOLD_ROWS} + ${SCALE_FACTOR} * greatest(c.reltuples, 0)
+    WHERE s.schemaname = ${scope.schema}
+      AND s.n_mod_since_analyze > ${THRESHOLD_ROWS} + ${SCALE_FACTOR} * greatest(c.reltuples, 0)
       AND pg_has_role(c.relowner, 'USAGE')
     ORDER BY name`.pipe(
     Effect.flatMap(staleTables),
@@ -37,9 +46,9 @@ export const analyzeStaleTables = (
       if (names.length === 0) return Effect.succeed(names)
       const analyze = sql.unsafe(`ANALYZE ${names.join(", ")}`)
       return Effect.as(
-        statisticsTarget === undefined
+        scope.statisticsTarget === undefined
           ? analyze
-          : sql.withTransaction(Effect.andThen(sql.unsafe(`SET LOCAL default_statistics_target = ${statisticsTarget}`), analyze)),
+          : sql.withTransaction(Effect.andThen(sql.unsafe(`SET LOCAL default_statistics_target = ${scope.statisticsTarget}`), analyze)),
         names
       )
     }),
@@ -48,7 +57,7 @@ export const analyzeStaleTables = (
 
 /**
  * Keeps the planner's statistics current for as long as the layer lives: every `interval`, the
- * tables autovacuum would ANALYZE are analyzed (at `statisticsTarget`, when given).
+ * tables of `schema` autovacuum would ANALYZE are analyzed (at `statisticsTarget`, when given).
  *
  * A prepared statement keeps its generic plan until its tables' statistics change, and the
  * service's batch statements were planned while their tables were nearly empty: a hash join over
@@ -61,14 +70,12 @@ export const analyzeStaleTables = (
  * Afterwards the pass and autovacuum share the work: whichever ANALYZEs a table first resets its
  * count of changes for the other.
  */
-export const layerPlannerStatistics = (
-  options: { readonly interval?: Duration.Input; readonly statisticsTarget?: number } = {}
-) =>
+export const layerPlannerStatistics = (options: StatisticsScope & { readonly interval?: Duration.Input | undefined }) =>
   Layer.effectDiscard(
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       // Housekeeping, not work anyone asked for: its statements make no spans.
-      const pass = analyzeStaleTables(sql, options.statisticsTarget).pipe(
+      const pass = analyzeStaleTables(sql, options).pipe(
         Effect.catchCause((cause) => Effect.logWarning(`planner statistics pass failed: ${Cause.pretty(cause)}`)),
         Effect.withTracerEnabled(false)
       )

@@ -1,4 +1,4 @@
-import { type FieldError, orders, pricing } from "@signcraft/core"
+import { type FieldError, orders, pricing } from "@signcraft/core/domain"
 import { Result } from "effect"
 import { readdir, readFile, stat } from "node:fs/promises"
 import { join } from "node:path"

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { createServer } from "node:net"
+import { connect, createServer } from "node:net"
 import { fileURLToPath } from "node:url"
 
 /** The repository root, where `node --import tsx` resolves the workspace. */
@@ -124,3 +124,28 @@ export const within = <A>(promise: Promise<A>, ms: number, what: string): Promis
       }
     )
   })
+
+/** Sends a request's head and the first bytes of its body, holding the rest back. */
+export const openSlowRequest = async (port: number, path: string, body: string, token: string) => {
+  const socket = connect(port, "127.0.0.1")
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", resolve)
+    socket.once("error", reject)
+  })
+  let received = ""
+  socket.setEncoding("utf8").on("data", (chunk: string) => {
+    received += chunk
+  })
+  const ended = new Promise<void>((resolve) => socket.once("close", () => resolve()))
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 4)}`
+  )
+  return {
+    finish: async () => {
+      socket.write(body.slice(4))
+      await within(ended, 10_000, "the slow request's answer")
+      return received
+    }
+  }
+}

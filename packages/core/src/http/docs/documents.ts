@@ -12,8 +12,38 @@ import { V3CustomisersApi } from "../api/v3-customisers.js"
 import { V3QuotesApi } from "../api/v3-quotes.js"
 import { V3StoresApi } from "../api/v3-stores.js"
 import { V3WebhooksApi } from "../api/v3-webhooks.js"
+import type { SwitchablePart } from "../../domain/switches.js"
+import { makeSwitchedOff } from "../switches.js"
 
-type Spec = Record<string, unknown> & { readonly components?: { readonly schemas?: Record<string, unknown> } }
+type Spec = Record<string, unknown> & {
+  readonly components?: { readonly schemas?: Record<string, unknown> }
+  readonly paths?: Record<string, Record<string, unknown>>
+  readonly tags?: ReadonlyArray<{ readonly name: string }>
+}
+
+// The tags the operations of `paths` carry.
+const tagsUsed = (paths: Record<string, Record<string, unknown>>): ReadonlySet<string> => {
+  const used = new Set<string>()
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations)) {
+      const tags = typeof operation === "object" && operation !== null && "tags" in operation ? operation.tags : undefined
+      if (Array.isArray(tags)) for (const tag of tags) if (typeof tag === "string") used.add(tag)
+    }
+  }
+  return used
+}
+
+// A deployment's document: its servers (the base URL, path included), without the paths of the
+// parts it switched off, nor the tags only they used.
+const forDeployment = (baseUrl: string, disable: ReadonlyArray<SwitchablePart>) => {
+  const switchedOff = makeSwitchedOff(disable)
+  return (spec: Spec): Spec => {
+    const paths = Object.fromEntries(Object.entries(spec.paths ?? {}).filter(([path]) => !switchedOff(path)))
+    const used = tagsUsed(paths)
+    const tags = spec.tags === undefined ? {} : { tags: spec.tags.filter((tag) => used.has(tag.name)) }
+    return { ...spec, ...tags, paths, servers: [{ url: baseUrl }] }
+  }
+}
 
 // Bodies checked by a domain validator are opaque JSON to HttpApi; each document shows the schema
 // that validator enforces instead, undeclared members refused included.
@@ -45,8 +75,13 @@ const publicApi = HttpApi.make("signcraft-public")
       "from shoppers' browsers (no credential). Every error is an RFC 9457 problem document; branch on `code`."
   }))
 
-/** What the public reference documents: v3 and the storefront API. */
-export const PublicDocsApi = publicApi.annotate(OpenApi.Transform, showDocumentedBodies(documentedPayloads(publicApi)))
+const showPublicBodies = showDocumentedBodies(documentedPayloads(publicApi))
+
+/** What the public reference documents for a deployment: v3 and the storefront API, less the parts switched off. */
+export const publicDocsApi = (baseUrl: string, disable: ReadonlyArray<SwitchablePart>) => {
+  const deployment = forDeployment(baseUrl, disable)
+  return publicApi.annotate(OpenApi.Transform, (spec: Spec) => deployment(showPublicBodies(spec)))
+}
 
 const operatorApi = HttpApi.make("signcraft-operator")
   .add(OperatorApi)
@@ -58,17 +93,17 @@ const operatorApi = HttpApi.make("signcraft-operator")
       "integrations. Served only when OPERATOR_TOKEN is set; send it as a Bearer token."
   }))
 
-/** What the operator reference documents: the operator API. */
-export const OperatorDocsApi = operatorApi.annotate(
-  OpenApi.Transform,
-  showDocumentedBodies(documentedPayloads(operatorApi))
-)
+const showOperatorBodies = showDocumentedBodies(documentedPayloads(operatorApi))
 
-/** The OpenAPI 3.1 document of the public API, served at `baseUrl`. */
-export const openApiDocument = (baseUrl: string) => ({ ...OpenApi.fromApi(PublicDocsApi), servers: [{ url: baseUrl }] })
+/** What the operator reference documents: the operator API, served at `baseUrl`. */
+export const operatorDocsApi = (baseUrl: string) => {
+  const deployment = forDeployment(baseUrl, [])
+  return operatorApi.annotate(OpenApi.Transform, (spec: Spec) => deployment(showOperatorBodies(spec)))
+}
+
+/** The OpenAPI 3.1 document of the public API, served at `baseUrl`, less the parts switched off (`disable`). */
+export const openApiDocument = (baseUrl: string, disable: ReadonlyArray<SwitchablePart> = []) =>
+  OpenApi.fromApi(publicDocsApi(baseUrl, disable))
 
 /** The OpenAPI 3.1 document of the operator API, served at `baseUrl`. */
-export const operatorOpenApiDocument = (baseUrl: string) => ({
-  ...OpenApi.fromApi(OperatorDocsApi),
-  servers: [{ url: baseUrl }]
-})
+export const operatorOpenApiDocument = (baseUrl: string) => OpenApi.fromApi(operatorDocsApi(baseUrl))

@@ -1,5 +1,5 @@
 import { connectionView, deprecatedUsageView, operatorStoreView } from "../../presenters/operator.js"
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { NotFound, ValidationFailed } from "../../domain/errors.js"
 import { formatTimestampV3 } from "../../domain/timestamp.js"
@@ -59,6 +59,12 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
                 code: wildcard ? "conflicting_fields" : "required",
                 detail: "Send either `scopes` or `legacy_wildcard: true`, not both and not neither."
               }]
+            })
+          }
+          // A key that expires as it is issued could never be used: refuse it rather than mint it dead.
+          if (payload.expires_at !== undefined && Date.parse(payload.expires_at) <= (yield* Clock.currentTimeMillis)) {
+            return yield* new ValidationFailed({
+              errors: [{ pointer: "/expires_at", code: "out_of_range", detail: "`expires_at` must be in the future." }]
             })
           }
           yield* identity.findStore(params.store_id)

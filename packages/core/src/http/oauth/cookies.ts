@@ -1,4 +1,5 @@
 import { HttpServerResponse } from "effect/http"
+import { basePathOf } from "../../domain/base-path.js"
 import { isLoopbackHost } from "../../domain/oauth/redirect-uri.js"
 
 /** The names and attributes of the consent screen's cookies for one deployment. */
@@ -8,26 +9,36 @@ export interface CookiePolicy {
   readonly csrf: string
   /** The device cookie set after a successful sign-in (`domain/oauth/device-cookie.ts`). */
   readonly device: string
+  /** The base URL's path (`/` at an origin's root): the cookies never reach the host's other paths. */
+  readonly path: string
 }
 
 /**
  * Cookies are `Secure` unless the base URL is plain http on a loopback host (a local
- * development server); secure ones take the `__Host-` prefix, which pins them to this
- * origin and path `/`.
+ * development server), and scoped to the base URL's path. Secure ones at an origin's root take
+ * the `__Host-` prefix, which pins them to this origin and path `/`; under a path, where that
+ * prefix cannot be used, `__Secure-`.
  */
 export const cookiePolicy = (baseUrl: string): CookiePolicy => {
   const url = new URL(baseUrl)
   const secure = !(url.protocol === "http:" && isLoopbackHost(url.hostname))
-  const prefix = secure ? "__Host-" : ""
-  return { secure, session: `${prefix}sc_session`, csrf: `${prefix}sc_csrf`, device: `${prefix}sc_device` }
+  const basePath = basePathOf(baseUrl)
+  const prefix = !secure ? "" : basePath === "" ? "__Host-" : "__Secure-"
+  return {
+    secure,
+    session: `${prefix}sc_session`,
+    csrf: `${prefix}sc_csrf`,
+    device: `${prefix}sc_device`,
+    path: basePath === "" ? "/" : basePath
+  }
 }
 
-/** Sets an HttpOnly, SameSite=Lax cookie on path `/`. */
+/** Sets an HttpOnly, SameSite=Lax cookie on the policy's path. */
 export const withCookie = (policy: CookiePolicy, name: string, value: string, maxAgeSeconds: number) =>
   HttpServerResponse.setCookieUnsafe(name, value, {
     httpOnly: true,
     sameSite: "lax",
     secure: policy.secure,
-    path: "/",
+    path: policy.path,
     maxAge: `${maxAgeSeconds} seconds`
   })

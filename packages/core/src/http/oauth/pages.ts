@@ -22,12 +22,14 @@ interface FormState {
   readonly csrfToken: string
   /** The authorization request's query string, checked again on every post. */
   readonly authorizationRequest: string
+  /** Where the forms post: the authorization endpoint's path, the base path included. */
+  readonly formAction: string
 }
 
 const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`
 
 const formStart = (action: "sign_in" | "consent", state: FormState) =>
-  `<form method="post" action="/oauth/authorize">${hidden("action", action)}${hidden("csrf_token", state.csrfToken)}${
+  `<form method="post" action="${escapeHtml(state.formAction)}">${hidden("action", action)}${hidden("csrf_token", state.csrfToken)}${
     hidden("authorization_request", state.authorizationRequest)
   }`
 

@@ -9,6 +9,7 @@ import {
   redirectWith
 } from "../../domain/oauth/authorization-request.js"
 import { OAuthError } from "../../domain/oauth/errors.js"
+import { basePathOf } from "../../domain/base-path.js"
 import { agentLocation, authorizationServerMetadata } from "../../domain/oauth/metadata.js"
 import { newSecret } from "../../domain/oauth/tokens.js"
 import { isScope } from "../../domain/scopes.js"
@@ -26,6 +27,10 @@ import type { RouteEntry } from "../route-table.js"
 import { findUnacceptableValue, findUnstorableParam } from "../../domain/json-input.js"
 
 const CSRF_COOKIE_SECONDS = 60 * 60
+const AUTHORIZE_PATH = "/oauth/authorize"
+
+// Where the sign-in and consent forms post and lead back to: the base path and the endpoint.
+const authorizePathOf = (baseUrl: string): string => `${basePathOf(baseUrl)}${AUTHORIZE_PATH}`
 
 const sameSecret = (a: string, b: string): boolean => {
   const left = Buffer.from(a)
@@ -263,9 +268,11 @@ const currentSession = (request: HttpServerRequest.HttpServerRequest) =>
 
 const showSignIn = (client: ClientDisplay, query: string, error?: string, refused?: { readonly status: number; readonly retryAfter?: number }) =>
   Effect.gen(function*() {
-    const policy = cookiePolicy((yield* Settings).baseUrl)
+    const { baseUrl } = yield* Settings
+    const policy = cookiePolicy(baseUrl)
     const csrfToken = newSecret("sc_csrf_")
-    const page = htmlPage(signInPage(client, { csrfToken, authorizationRequest: query }, error)).pipe(
+    const state = { csrfToken, authorizationRequest: query, formAction: authorizePathOf(baseUrl) }
+    const page = htmlPage(signInPage(client, state, error)).pipe(
       withCookie(policy, policy.csrf, csrfToken, CSRF_COOKIE_SECONDS)
     )
     if (refused === undefined) return page
@@ -292,9 +299,8 @@ const signInRefusal = (refusal: SignInRefusal): { readonly message: string; read
 const showConsent = (client: ClientDisplay, request: AuthorizationRequest, session: PersonSession, query: string) =>
   Effect.gen(function*() {
     const stores = yield* (yield* OAuthSessions).storesOf(session.personId)
-    return htmlPage(
-      consentPage(client, session.email, stores, request.scopes, { csrfToken: session.csrfToken, authorizationRequest: query })
-    )
+    const state = { csrfToken: session.csrfToken, authorizationRequest: query, formAction: authorizePathOf((yield* Settings).baseUrl) }
+    return htmlPage(consentPage(client, session.email, stores, request.scopes, state))
   })
 
 /** GET /oauth/authorize: checks the request, then shows sign-in or consent. */
@@ -350,7 +356,7 @@ const authorizePost = (request: HttpServerRequest.HttpServerRequest) =>
           refused.status === undefined ? undefined : { status: refused.status, ...(refused.retryAfter === undefined ? {} : { retryAfter: refused.retryAfter }) }
         )
       }
-      return redirectTo(`/oauth/authorize?${query}`).pipe(
+      return redirectTo(`${authorizePathOf(settings.baseUrl)}?${query}`).pipe(
         withCookie(policy, policy.session, outcome.success.token, SESSION_TTL_HOURS * 3600),
         withCookie(policy, policy.device, outcome.success.device, DEVICE_COOKIE_DAYS * 86_400)
       )
@@ -391,8 +397,8 @@ type RouteHandler = (
 const routes: ReadonlyArray<RouteEntry & { readonly method: "GET" | "POST"; readonly handler: RouteHandler }> = [
   { method: "GET", path: "/.well-known/oauth-authorization-server", handler: () => authorizationServerDocument },
   { method: "POST", path: "/oauth/register", handler: register },
-  { method: "GET", path: "/oauth/authorize", handler: authorizeGet },
-  { method: "POST", path: "/oauth/authorize", handler: authorizePost },
+  { method: "GET", path: AUTHORIZE_PATH, handler: authorizeGet },
+  { method: "POST", path: AUTHORIZE_PATH, handler: authorizePost },
   { method: "POST", path: "/oauth/token", handler: token },
   { method: "POST", path: "/oauth/revoke", handler: revoke }
 ]

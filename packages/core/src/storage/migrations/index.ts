@@ -11,6 +11,8 @@ import webhookHealth from "./0009_webhook_health.js"
 import orderTotalsShards from "./0010_order_totals_shards.js"
 import orderTotalsBatches from "./0011_order_totals_batches.js"
 import eventBodyOnly from "./0012_event_body_only.js"
+import functionSearchPath from "./0013_function_search_path.js"
+import idempotencyClaimOwner from "./0014_idempotency_claim_owner.js"
 
 /**
  * Every schema migration, in order. Migrations are Effects compiled into the
@@ -28,5 +30,7 @@ export const migrations = Migrator.fromRecord({
   "0009_webhook_health": webhookHealth,
   "0010_order_totals_shards": orderTotalsShards,
   "0011_order_totals_batches": orderTotalsBatches,
-  "0012_event_body_only": eventBodyOnly
+  "0012_event_body_only": eventBodyOnly,
+  "0013_function_search_path": functionSearchPath,
+  "0014_idempotency_claim_owner": idempotencyClaimOwner
 })

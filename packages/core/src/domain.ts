@@ -1,0 +1,16 @@
+/**
+ * @signcraft/core/domain: signcraft's pure rules (pricing documents, order translation,
+ * webhook signatures, analytics windows, enumerations), with no database, no services and
+ * no HTTP. Safe to import in a migration script or a webhook receiver.
+ */
+export * as analytics from "./domain/analytics/index.js"
+export * as currency from "./domain/currency.js"
+export * from "./domain/enums.js"
+export * from "./domain/errors.js"
+export * from "./domain/field-error.js"
+export { applyMergePatch } from "./domain/merge-patch.js"
+export * as oauth from "./domain/oauth/index.js"
+export * as orders from "./domain/orders/index.js"
+export * as pricing from "./domain/pricing/index.js"
+export * from "./domain/scopes.js"
+export * as webhooks from "./domain/webhooks/index.js"

@@ -1,0 +1,48 @@
+/**
+ * @signcraft/core/internal: the services and hooks signcraft's own reference server and
+ * adapters build on (fast reads, pruning, demo data). Not a stable API: anything here may
+ * change in any release.
+ */
+export * from "./domain/api-key.js"
+export { hashPassword, verifyPassword } from "./domain/password.js"
+export { DEPRECATED_AT_UNIX, SUNSET_HTTP_DATE, deprecationHeaders } from "./http/deprecation.js"
+export { describeFailure, type FailureDescription } from "./presenters/failure-table.js"
+export type { FastAnswer, FastReads, FastReadsSlot, IncomingHeaders } from "./http/fast-reads.js"
+export { Customisers, type CustomiserRecord, type NewCustomiser, type PricingDecision, type PricingReplacement, type StoredPricing } from "./services/customisers.js"
+export { type CachedPricing, PRICING_CHANNEL, PricingCache } from "./services/pricing-cache.js"
+export { ChangeSignals } from "./storage/change-signals.js"
+export { Outbox, type EventTopic, type RecordedEvent } from "./services/outbox.js"
+export { checkDeliveryUrl, isForbiddenAddress, type DeliveryUrlFault } from "./domain/delivery-url.js"
+export { DeliveryUrlGuard } from "./services/delivery-url-guard.js"
+export { Quotes, type FormSubmission, type QuoteRecord } from "./services/quotes.js"
+export { WebhookDeliveries, type AttemptRecord, type ClaimedDelivery, type DeliveryRecord } from "./services/webhook-deliveries.js"
+export { WebhookSubscriptions, type SubscriptionRecord } from "./services/webhook-subscriptions.js"
+export { Credentials, type IssuedApiKey } from "./services/credentials.js"
+export { DeprecatedUsage, type UsageRecord } from "./services/deprecated-usage.js"
+export { HeldKey, IdempotencyStore, RETENTION_MS as IDEMPOTENCY_RETENTION_MS } from "./services/idempotency.js"
+export { CursorKey } from "./services/cursor-key.js"
+export { Identity, type Company, type Person } from "./services/identity.js"
+export type { Store } from "./domain/principal.js"
+export { RateLimiter, type Admission } from "./services/rate-limiter.js"
+export { OAuthClients, type OAuthClient } from "./services/oauth-clients.js"
+export { OAuthGrants, type AgentPrincipal, type Connection, type TokenResponse } from "./services/oauth-grants.js"
+export { OAuthSessions, type ConnectableStore, type PersonSession } from "./services/oauth-sessions.js"
+export { AccessTokenSigner, type AccessTokenClaims } from "./services/oauth-tokens.js"
+export { SecretBox } from "./services/secret-box.js"
+export { pruneRetained, RETENTION_BATCH, type RetentionCounts } from "./services/retention.js"
+export {
+  OUTBOUND_MAX_RESPONSE_BYTES,
+  OUTBOUND_TIMEOUT_MS,
+  OutboundHttp,
+  OutboundHttpFailed,
+  outboundPolicy,
+  type OutboundHttpOptions,
+  type OutboundPolicy,
+  type OutboundRequest,
+  type OutboundResponse
+} from "./services/outbound-http.js"
+export { Analytics } from "./services/analytics.js"
+export { Designs, type AcceptedDesign, type FinishedDesign } from "./services/designs.js"
+export { Integrations, newSigningSecret, type IntegrationRecord } from "./services/integrations.js"
+export { Orders, toOrderRecord, type ImportedOrder, type OrderSource, type OrderWriteOptions, type StoredLineItem, type StoredOrder } from "./services/orders.js"
+export { Products, toProductRecord, type ImportedProduct, type NewProduct, type ProductDetails, type ProductKind, type StoredProduct } from "./services/products.js"

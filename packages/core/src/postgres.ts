@@ -1,0 +1,2 @@
+/** @signcraft/core/postgres: the PostgreSQL storage layer on its own. */
+export { layerPostgres, type PostgresOptions } from "./storage/postgres.js"
