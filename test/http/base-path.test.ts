@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeRouteUrlOf } from "../../packages/core/src/http/base-path.js"
 import { type FastAnswer, type FastReads, makeFastReads } from "../../packages/core/src/http/fast-reads.js"
 import { embeddedVariant, type TestDatabase } from "../support/databases.js"
-import { startApp } from "../support/app.js"
+import { OPERATOR_TOKEN, startApp } from "../support/app.js"
 
 const ORIGIN = "http://127.0.0.1"
 const BASE = `${ORIGIN}/signs`
@@ -70,7 +70,9 @@ describe("a base URL with a path", () => {
     expect(openapi.body.servers).toEqual([{ url: BASE }])
     const pages = ["/docs", "/docs/problems", "/docs/problems/not_found", "/docs/migration", "/docs/webhooks", "/docs/operator"]
     for (const page of pages) {
-      const response = await app.handler(new Request(`${ORIGIN}/signs${page}`))
+      // The operator's reference answers only the operator token.
+      const headers = page === "/docs/operator" ? { authorization: `Bearer ${OPERATOR_TOKEN}` } : undefined
+      const response = await app.handler(new Request(`${ORIGIN}/signs${page}`, { headers }))
       expect(response.status, page).toBe(200)
       const html = await response.text()
       expect(pageUrls(html).filter(leavesBasePath), page).toEqual([])
