@@ -17,3 +17,4 @@ export {
 export { PROBLEM_CODES, type ProblemCode } from "./presenters/failure-table.js"
 export type { ApiKeyPrincipal } from "./domain/principal.js"
 export { verifyWebhook, type VerifyWebhookInput, type WebhookVerification } from "./domain/webhooks/signature.js"
+export { parseRetryAfterMs } from "./domain/retry-after.js"

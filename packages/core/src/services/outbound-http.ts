@@ -37,6 +37,8 @@ export interface OutboundResponse {
   readonly status: number
   readonly body: string
   readonly bodyRead: "whole" | "capped" | "broken"
+  /** The answer's `Retry-After` header, when it carried one. */
+  readonly retryAfter?: string
 }
 
 /** One POST of a JSON body. */
@@ -157,7 +159,10 @@ export class OutboundHttp extends Context.Service<OutboundHttp, {
             },
             ...(policy.lookup === undefined ? {} : { lookup: policy.lookup })
           }, (response) => {
-            readBody(response, limit).then((read) => finish(Effect.succeed({ status: response.statusCode ?? 0, ...read })))
+            const retryAfter = response.headers["retry-after"]
+            readBody(response, limit).then((read) =>
+              finish(Effect.succeed({ status: response.statusCode ?? 0, ...read, ...(retryAfter === undefined ? {} : { retryAfter }) }))
+            )
           })
           const timer = setTimeout(() => {
             finish(Effect.fail(new OutboundHttpFailed({ reason: "timeout", detail: `timeout after ${timeoutMs} ms` })))
