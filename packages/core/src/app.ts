@@ -61,12 +61,15 @@ import { type DeliveryWorkerOptions, layerDeliveryLoop } from "./services/delive
 import { OutboundHttp } from "./services/outbound-http.js"
 import { Quotes } from "./services/quotes.js"
 import { WebhookDeliveries } from "./services/webhook-deliveries.js"
+import { WebhookEvents } from "./services/webhook-events.js"
+import { WebhookReplay } from "./services/webhook-replay.js"
 import { WebhookSubscriptions } from "./services/webhook-subscriptions.js"
 import { SecretBox } from "./services/secret-box.js"
 import { sealPlaintextSecrets } from "./services/secrets-at-rest.js"
 
-/** Webhook subscriptions, the delivery queue and quotes (need `Settings` for the URL policy). */
-export const layerWebhookServices = Layer.mergeAll(WebhookSubscriptions.layer, WebhookDeliveries.layer, Quotes.layer).pipe(
+/** Webhook subscriptions, the delivery queue, events, replays and quotes (need `Settings` for the URL policy). */
+export const layerWebhookServices = Layer.mergeAll(WebhookReplay.layer, WebhookEvents.layer, Quotes.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(WebhookSubscriptions.layer, WebhookDeliveries.layer)),
   Layer.provideMerge(Layer.mergeAll(DeliveryUrlGuard.layer, Outbox.layer))
 )
 

@@ -5,7 +5,7 @@ import { DELIVERY_TRIGGERS, type DeliveryTrigger } from "../domain/webhooks/deli
 import type { NextStep } from "../domain/webhooks/receiver-answer.js"
 import { SIGNATURE_SCHEMES, type SignatureScheme } from "../domain/webhooks/signature-schemes.js"
 import { batchRows } from "../storage/batch-rows.js"
-import { decodeFirstRow, decodeRows, isStorableId, RowId, RowNumber, RowTimestamp } from "../storage/rows.js"
+import { decodeFirstRow, decodeRows, isStorableBigId, isStorableId, RowId, RowNumber, RowTimestamp } from "../storage/rows.js"
 import { SecretBox } from "./secret-box.js"
 
 /** A delivery a worker claimed: everything needed to send one attempt. */
@@ -182,6 +182,8 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
     subscriptionId: number,
     page: { readonly limit: number; readonly beforeId: number | undefined; readonly status?: string | undefined }
   ) => Effect.Effect<ReadonlyArray<DeliveryRecord>, NotFound>
+  /** One delivery of a subscription of the Store, with its attempts. */
+  readonly find: (storeId: number, subscriptionId: number, deliveryId: number) => Effect.Effect<DeliveryRecord, NotFound>
   /** Queues one more attempt of a delivery now (the same `x-webhook-id`); in-flight ones are left as they are. */
   readonly redeliver: (storeId: number, subscriptionId: number, deliveryId: number) => Effect.Effect<DeliveryRecord, NotFound>
   /** The body of the Store's most recent event of a topic, exactly as delivered. */
@@ -258,6 +260,17 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
             "failing",
             `subscription disabled after failing for ${FAILING_DAYS_BEFORE_DISABLED} days`
           )
+        })
+
+      const find = (storeId: number, subscriptionId: number, deliveryId: number) =>
+        Effect.gen(function*() {
+          yield* subscriptionOfStore(storeId, subscriptionId)
+          if (!isStorableBigId(deliveryId)) return yield* Effect.fail(notFound)
+          const rows = yield* sql`
+            SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+            WHERE d.id = ${deliveryId} AND d.subscription_id = ${subscriptionId}`.pipe(Effect.orDie)
+          const [record] = yield* withAttempts(rows).pipe(Effect.orDie)
+          return record === undefined ? yield* Effect.fail(notFound) : record
         })
 
       return WebhookDeliveries.of({
@@ -362,19 +375,16 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
               ORDER BY d.id DESC LIMIT ${limit}`.pipe(Effect.orDie)
             return yield* withAttempts(rows).pipe(Effect.orDie)
           }),
+        find,
         redeliver: (storeId, subscriptionId, deliveryId) =>
           Effect.gen(function*() {
             yield* subscriptionOfStore(storeId, subscriptionId)
-            if (!Number.isSafeInteger(deliveryId) || deliveryId < 1) return yield* Effect.fail(notFound)
+            if (!isStorableBigId(deliveryId)) return yield* Effect.fail(notFound)
             yield* sql`
               UPDATE webhook_deliveries SET status = 'pending', trigger = 'manual', next_attempt_at = now(), updated_at = now()
               WHERE id = ${deliveryId} AND subscription_id = ${subscriptionId}
                 AND NOT (status = 'pending' AND locked_until IS NOT NULL AND locked_until > now())`.pipe(Effect.orDie)
-            const rows = yield* sql`
-              SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
-              WHERE d.id = ${deliveryId} AND d.subscription_id = ${subscriptionId}`.pipe(Effect.orDie)
-            const [record] = yield* withAttempts(rows).pipe(Effect.orDie)
-            return record === undefined ? yield* Effect.fail(notFound) : record
+            return yield* find(storeId, subscriptionId, deliveryId)
           }),
         latestBody: (storeId, topic) =>
           sql`
