@@ -17,6 +17,7 @@ import { V3CommerceHandlers } from "./http/handlers/v3-commerce.js"
 import { StorefrontFormsHandlers } from "./http/handlers/storefront-forms.js"
 import { V2WebhooksHandlers } from "./http/handlers/v2-webhooks.js"
 import { V3QuotesHandlers } from "./http/handlers/v3-quotes.js"
+import { V3EventsHandlers } from "./http/handlers/v3-events.js"
 import { V3WebhooksHandlers } from "./http/handlers/v3-webhooks.js"
 import { ApiKeyAuth, RequestFailures } from "./http/middleware/definitions.js"
 import {
@@ -139,6 +140,7 @@ const layerHandlers = Layer.mergeAll(
   OperatorCommerceHandlers,
   StorefrontDesignsHandlers,
   V3WebhooksHandlers,
+  V3EventsHandlers,
   V3QuotesHandlers,
   V2WebhooksHandlers,
   StorefrontFormsHandlers

@@ -18,6 +18,16 @@ export const ResourceIdParam = (resource: string) =>
     Schema.decodeTo(ResourceId, SchemaTransformation.transform({ decode: Number, encode: String }))
   )
 
+// `evt_` and a decimal id: the events API names an event by the x-webhook-id of its deliveries.
+const EVENT_ID = /^evt_[1-9]\d{0,15}$/
+
+/** A path segment holding an event's id (`evt_…`); any other shape answers 404 like an unknown event. */
+export const EventIdParam = Schema.String.check(
+  Schema.isPattern(EVENT_ID, { [RESOURCE_ANNOTATION]: "event", expected: "the id of an event (evt_…)" })
+).pipe(
+  Schema.decodeTo(ResourceId, SchemaTransformation.transform({ decode: (segment) => Number(segment.slice(4)), encode: (id) => `evt_${id}` }))
+)
+
 /** The resource named by the path parameter a decoding issue is about, if any. */
 export const resourceOfIssue = (issue: SchemaIssue.Issue): string | undefined => {
   const pending: Array<SchemaIssue.Issue> = [issue]

@@ -1,7 +1,7 @@
 import { Cause, Context, Duration, Effect, Layer, Random } from "effect"
 import { hostname } from "node:os"
 import { randomBase62 } from "../domain/api-key.js"
-import { responseExcerpt } from "../domain/webhooks/delivery-trigger.js"
+import { responseExcerpt } from "../domain/webhooks/delivery-log.js"
 import { nextStepAfter } from "../domain/webhooks/receiver-answer.js"
 import { deliveryHeaders } from "../domain/webhooks/signature-schemes.js"
 import { DeliveryUrlGuard } from "./delivery-url-guard.js"

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { NotFound } from "../domain/errors.js"
-import { DELIVERY_TRIGGERS, type DeliveryTrigger } from "../domain/webhooks/delivery-trigger.js"
+import { ATTEMPT_STATUSES, type AttemptStatus, DELIVERY_TRIGGERS, type DeliveryTrigger } from "../domain/webhooks/delivery-log.js"
 import type { NextStep } from "../domain/webhooks/receiver-answer.js"
 import { SIGNATURE_SCHEMES, type SignatureScheme } from "../domain/webhooks/signature-schemes.js"
 import { batchRows } from "../storage/batch-rows.js"
@@ -50,9 +50,9 @@ export interface AttemptRecord {
   readonly responseStatus: number | null
   readonly responseExcerpt: string | null
   readonly error: string | null
-  readonly trigger: string
+  readonly trigger: DeliveryTrigger
   /** `pending`, `delivered` or `failed`; null for attempts recorded before outcomes were kept. */
-  readonly status: string | null
+  readonly status: AttemptStatus | null
   readonly nextAttemptAt: string | null
 }
 
@@ -65,7 +65,7 @@ export interface DeliveryRecord {
   /** `pending`, `delivered`, `failed` (retries exhausted) or `cancelled` (subscription deleted). */
   readonly status: string
   /** Why the delivery's latest (or next) attempt was queued. */
-  readonly trigger: string
+  readonly trigger: DeliveryTrigger
   readonly attemptCount: number
   readonly nextAttemptAt: string | null
   readonly deliveredAt: string | null
@@ -82,7 +82,7 @@ const DeliveryRow = Schema.Struct({
   eventId: RowId,
   topic: Schema.String,
   status: Schema.String,
-  trigger: Schema.String,
+  trigger: Schema.Literals(DELIVERY_TRIGGERS),
   attemptCount: RowNumber,
   nextAttemptAt: Schema.NullOr(Schema.String),
   deliveredAt: Schema.NullOr(Schema.String),
@@ -107,8 +107,8 @@ const AttemptRow = Schema.Struct({
   responseStatus: Schema.NullOr(RowNumber),
   responseExcerpt: Schema.NullOr(Schema.String),
   error: Schema.NullOr(Schema.String),
-  trigger: Schema.String,
-  status: Schema.NullOr(Schema.String),
+  trigger: Schema.Literals(DELIVERY_TRIGGERS),
+  status: Schema.NullOr(Schema.Literals(ATTEMPT_STATUSES)),
   nextAttemptAt: Schema.NullOr(Schema.String)
 }).pipe(Schema.encodeKeys({
   deliveryId: "delivery_id",

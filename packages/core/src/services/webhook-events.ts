@@ -1,13 +1,8 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { NotFound } from "../domain/errors.js"
+import { EVENT_DELIVERY_STATUSES, type EventDeliveryStatus } from "../domain/webhooks/delivery-log.js"
 import { decodeFirstRow, decodeRows, isStorableBigId, RowId } from "../storage/rows.js"
-
-/** How an event's deliveries stand, all subscriptions together. */
-export const EVENT_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const
-
-/** One of {@link EVENT_DELIVERY_STATUSES}. */
-export type EventDeliveryStatus = (typeof EVENT_DELIVERY_STATUSES)[number]
 
 /** An event of the outbox, as the events API reads it. */
 export interface EventRecord {

@@ -10,6 +10,15 @@ export type DeliveryTrigger = (typeof DELIVERY_TRIGGERS)[number]
  */
 export const ATTEMPT_STATUSES = ["pending", "delivered", "failed"] as const
 
+/** One of {@link ATTEMPT_STATUSES}. */
+export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number]
+
+/** How an event's deliveries stand, all subscriptions together (the events API's `delivery_status`). */
+export const EVENT_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const
+
+/** One of {@link EVENT_DELIVERY_STATUSES}. */
+export type EventDeliveryStatus = (typeof EVENT_DELIVERY_STATUSES)[number]
+
 /** Most bytes of a receiver's answer kept with its attempt. */
 export const RESPONSE_EXCERPT_BYTES = 1024
 
