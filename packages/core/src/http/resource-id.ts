@@ -1,5 +1,6 @@
 import { Schema, type SchemaIssue, SchemaTransformation } from "effect"
 import { ResourceId } from "../domain/resource-id.js"
+import { eventIdOfWebhookId, WEBHOOK_ID_PATTERN, webhookIdOf } from "../domain/webhooks/webhook-id.js"
 
 // Decimal digits with no sign, leading zero, exponent or hex: `0x3`, `1e2` and `01` name nothing.
 const DECIMAL_ID = /^[1-9]\d{0,15}$/
@@ -18,14 +19,11 @@ export const ResourceIdParam = (resource: string) =>
     Schema.decodeTo(ResourceId, SchemaTransformation.transform({ decode: Number, encode: String }))
   )
 
-// `evt_` and a decimal id: the events API names an event by the x-webhook-id of its deliveries.
-const EVENT_ID = /^evt_[1-9]\d{0,15}$/
-
-/** A path segment holding an event's id (`evt_…`); any other shape answers 404 like an unknown event. */
+/** A path segment holding an event's id, the x-webhook-id of its deliveries (`evt_…`); any other shape answers 404 like an unknown event. */
 export const EventIdParam = Schema.String.check(
-  Schema.isPattern(EVENT_ID, { [RESOURCE_ANNOTATION]: "event", expected: "the id of an event (evt_…)" })
+  Schema.isPattern(WEBHOOK_ID_PATTERN, { [RESOURCE_ANNOTATION]: "event", expected: "the id of an event (evt_…)" })
 ).pipe(
-  Schema.decodeTo(ResourceId, SchemaTransformation.transform({ decode: (segment) => Number(segment.slice(4)), encode: (id) => `evt_${id}` }))
+  Schema.decodeTo(ResourceId, SchemaTransformation.transform({ decode: (segment) => eventIdOfWebhookId(segment) ?? 0, encode: webhookIdOf }))
 )
 
 /** The resource named by the path parameter a decoding issue is about, if any. */

@@ -47,7 +47,8 @@ export class WebhookReplay extends Context.Service<WebhookReplay, {
       const requeue = (trigger: "manual" | "recovery") =>
         sql`DO UPDATE SET status = 'pending', trigger = ${trigger}, next_attempt_at = now(), first_attempt_at = NULL,
           last_error = NULL, updated_at = now()
-          WHERE NOT (webhook_deliveries.status = 'pending' AND webhook_deliveries.locked_until > now())`
+          WHERE NOT (webhook_deliveries.status = 'pending' AND webhook_deliveries.locked_until IS NOT NULL
+            AND webhook_deliveries.locked_until > now())`
 
       const resend = Effect.fn("WebhookReplay.resend")(function*(storeId: number, subscriptionId: number, eventId: number) {
         yield* subscriptions.find(storeId, subscriptionId)
@@ -86,7 +87,7 @@ export class WebhookReplay extends Context.Service<WebhookReplay, {
             AND NOT EXISTS (
               SELECT 1 FROM webhook_deliveries d
               WHERE d.event_id = e.id AND d.subscription_id = ${subscriptionId}
-                AND (d.status = 'delivered' OR (d.status = 'pending' AND d.locked_until > now())))
+                AND (d.status = 'delivered' OR (d.status = 'pending' AND d.locked_until IS NOT NULL AND d.locked_until > now())))
           ORDER BY e.id
           ON CONFLICT (event_id, subscription_id) ${requeue("recovery")}
           RETURNING id`.pipe(Effect.orDie)

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { EVENT_DELIVERY_STATUSES } from "../../domain/webhooks/delivery-log.js"
+import { EventV3 } from "../../presenters/webhook-schemas.js"
 import { TEST_EVENT_TOPIC } from "../../domain/webhooks/test-event.js"
 import { WEBHOOK_TOPICS } from "../../domain/webhooks/topics.js"
 import { RequiredScope } from "../annotations.js"
@@ -9,19 +10,6 @@ import { EventIdParam } from "../resource-id.js"
 import { CollectionEnvelope, Envelope } from "../wire.js"
 import { IsoTimestamp } from "./iso-timestamp.js"
 import { refuseUnknownMembers } from "./parse-options.js"
-
-/** An event: what the Store's webhooks deliver, readable for `RETENTION_DAYS`. */
-export const EventV3 = Schema.Struct({
-  object: Schema.Literal("event"),
-  id: Schema.String.annotate({ description: "`evt_…`: the x-webhook-id (webhook-id under the standard scheme) of every delivery of this event." }),
-  type: Schema.String.annotate({ description: "The topic: product:created, order:created, form:submitted or webhook:test; may grow." }),
-  created_at: Schema.String,
-  data: Schema.Unknown.annotate({ description: "The body every delivery of the event carries." }),
-  delivery_status: Schema.NullOr(Schema.Literals(EVENT_DELIVERY_STATUSES)).annotate({
-    description:
-      "pending while a delivery is still to be tried, else failed when one gave up (or was cancelled by its subscription's disabling), else delivered; null when the event went to no subscription."
-  })
-}).annotate({ identifier: "Event" })
 
 /** The event types the `type` filter takes. */
 const EventTypeFilter = Schema.Literals([...WEBHOOK_TOPICS, TEST_EVENT_TOPIC])

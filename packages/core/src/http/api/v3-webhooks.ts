@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { ATTEMPT_STATUSES, DELIVERY_TRIGGERS } from "../../domain/webhooks/delivery-log.js"
+import { WebhookDeliveryV3 } from "../../presenters/webhook-schemas.js"
 import { SignatureSchemeSchema } from "../../domain/webhooks/signature-schemes.js"
 import { WebhookTopicSchema } from "../../domain/webhooks/topics.js"
 import { AnswerCarriesSecret, Idempotency, RequiredScope } from "../annotations.js"
@@ -43,51 +43,6 @@ export const DeletedWebhookSubscription = Schema.Struct({
 
 /** The states of a delivery. */
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const
-
-/** One attempt of a delivery. */
-export const WebhookAttemptV3 = Schema.Struct({
-  attempt_number: Schema.Int,
-  started_at: Schema.String,
-  duration_ms: Schema.Int,
-  response_status: Schema.NullOr(Schema.Int),
-  response_body: Schema.NullOr(Schema.String).annotate({
-    description: "The first kilobyte (1024 bytes, cut between characters) of the receiver's answer; null when none came."
-  }),
-  error: Schema.NullOr(Schema.String),
-  status: Schema.NullOr(Schema.Literals(ATTEMPT_STATUSES)).annotate({
-    description:
-      "delivered (2xx), pending (failed; another attempt is due at next_attempt_at) or failed (failed; none follows). Null for attempts made before this was recorded."
-  }),
-  next_attempt_at: Schema.NullOr(Schema.String).annotate({
-    description: "When the next attempt was scheduled after this one (honouring Retry-After); null when none was."
-  }),
-  trigger: Schema.Literals(DELIVERY_TRIGGERS).annotate({
-    description: "scheduled (the first attempt and retries), manual (a resend, a redelivery or a test) or recovery (a recover call)."
-  })
-}).annotate({ identifier: "WebhookAttempt" })
-
-/** One delivery of an event to a subscription, with every attempt made. */
-export const WebhookDeliveryV3 = Schema.Struct({
-  object: Schema.Literal("webhook_delivery"),
-  id: Schema.Int,
-  subscription_id: Schema.Int.annotate({ description: "The subscription this delivery is for (`{webhook_id}` in the path)." }),
-  message_id: Schema.String.annotate({
-    description: "The x-webhook-id header of every attempt of this delivery: receivers deduplicate on it."
-  }),
-  webhook_id: Schema.String.annotate({
-    description: "Deprecated: the same as message_id (it names the message, not the subscription); kept for existing readers."
-  }),
-  event_id: Schema.Int,
-  topic: Schema.String,
-  status: Schema.String.annotate({ description: "pending, delivered, failed (retries exhausted) or cancelled; may grow." }),
-  trigger: Schema.Literals(DELIVERY_TRIGGERS).annotate({ description: "Why the latest (or next) attempt was queued." }),
-  attempt_count: Schema.Int,
-  next_attempt_at: Schema.NullOr(Schema.String),
-  delivered_at: Schema.NullOr(Schema.String),
-  last_error: Schema.NullOr(Schema.String),
-  created_at: Schema.String,
-  attempts: Schema.Array(WebhookAttemptV3)
-}).annotate({ identifier: "WebhookDelivery" })
 
 /** One entry of the event-type catalogue. */
 export const WebhookEventTypeV3 = Schema.Struct({
