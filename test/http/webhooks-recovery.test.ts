@@ -1,6 +1,9 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { SigncraftClient } from "../../packages/client/src/index.js"
 import { verifyWebhook } from "../../packages/core/src/domain/webhooks/signature.js"
+import { escapeHtml } from "../../packages/core/src/http/docs/pages.js"
+import { RECOVERY_CLIENT, RECOVERY_CURL } from "../../packages/core/src/http/docs/webhooks-page.js"
 import { sampleEventPayload } from "../../packages/core/src/domain/webhooks/topics.js"
 import { Outbox } from "../../packages/core/src/services/outbox.js"
 import { startApp } from "../support/app.js"
@@ -133,6 +136,42 @@ describe.each(databaseVariants())("webhook recovery against a real receiver ($na
     await attempts.waitFor(() => attemptsTo(hook.id).length === 3)
     expect(at("/window").at(-1)?.headers["x-webhook-id"]).toBe(`evt_${early.id}`)
     expect(attemptsTo(hook.id)[2]?.claim.trigger).toBe("recovery")
+  })
+
+  it("catches up with @signcraft/client as /docs/webhooks shows, beside the curl recipe", async () => {
+    const seed = await app.seedStore({ scopes: SCOPES })
+    const hook = await subscribe(seed.key, "/client")
+    const client = new SigncraftClient({
+      baseUrl: "http://127.0.0.1",
+      apiKey: seed.key,
+      fetch: (input, init) => app.handler(new Request(input, init))
+    })
+    const since = new Date(Date.now() - 1000).toISOString()
+    down.add("/client")
+    const missed = [await enqueue(seed.storeId, 1), await enqueue(seed.storeId, 2)]
+    await attempts.waitFor(() => attemptsTo(hook.id).length === 2)
+    down.delete("/client")
+
+    const waiting: Array<{ readonly id: string }> = []
+    for await (const event of client.paginate<{ readonly id: string }>("/api/v3/events", { delivery_status: "pending", created_after: since })) {
+      waiting.push(event)
+    }
+    expect(waiting.map((e) => e.id)).toEqual([...missed].reverse().map((e) => `evt_${e.id}`))
+    const patched = await client.v3.v3Webhooks.patchSubscription({ params: { webhook_id: hook.id }, payload: { status: "active" } })
+    expect(patched.body.data.status).toBe("active")
+    const { status, body } = await client.v3.v3Webhooks.recover({ params: { webhook_id: hook.id }, payload: { since } })
+    expect(status).toBe(202)
+    expect(body.data.recovered).toBe(2)
+    await attempts.waitFor(() => attemptsTo(hook.id).length === 4)
+    expect(at("/client").slice(2).map((r) => r.headers["x-webhook-id"])).toEqual(missed.map((e) => `evt_${e.id}`))
+    const test = await client.v3.v3Webhooks.sendTestEvent({ params: { webhook_id: hook.id } })
+    expect(test.body.data.topic).toBe("webhook:test")
+
+    const page = await app.handlerText("/docs/webhooks")
+    expect(page).toContain(escapeHtml(RECOVERY_CURL))
+    expect(page).toContain(escapeHtml(RECOVERY_CLIENT))
+    for (const call of ["client.v3.v3Webhooks.recover(", "client.paginate(\"/api/v3/events\""]) expect(RECOVERY_CLIENT).toContain(call)
+    expect(RECOVERY_CURL).toContain("/recover")
   })
 
   it("refuses a window that is not ISO 8601, and a recover of another Store's subscription", async () => {
