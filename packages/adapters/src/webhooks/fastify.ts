@@ -14,7 +14,7 @@ export interface FastifyParserHost {
   addContentTypeParser(
     contentType: string,
     options: { readonly parseAs: "buffer" },
-    parser: (request: { rawBody?: unknown }, body: Buffer, done: (error: Error | null, body?: unknown) => void) => void
+    parser: (request: never, body: never, done: (error: Error | null, body?: unknown) => void) => void
   ): void
 }
 
@@ -25,9 +25,12 @@ export interface FastifyParserHost {
 export const keepRawJsonBody = (fastify: FastifyParserHost): void => {
   fastify.removeContentTypeParser("application/json")
   fastify.addContentTypeParser("application/json", { parseAs: "buffer" }, (request, body, done) => {
-    request.rawBody = body
+    // Fastify hands this parser its request and, with `parseAs: "buffer"`, the body's bytes.
+    const target: { rawBody?: unknown } = request
+    const bytes: Buffer = body
+    target.rawBody = bytes
     try {
-      done(null, body.length === 0 ? undefined : JSON.parse(body.toString("utf8")))
+      done(null, bytes.length === 0 ? undefined : JSON.parse(bytes.toString("utf8")))
     } catch (error) {
       done(error instanceof Error ? error : new Error(String(error)))
     }

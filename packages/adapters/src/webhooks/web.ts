@@ -4,7 +4,8 @@ import { RawBodyUnavailable, type VerifiedDelivery, verifyDelivery, type Webhook
 export interface HonoWebhookContext {
   readonly req: {
     readonly raw: Request
-    readonly bodyCache: { readonly arrayBuffer?: Promise<ArrayBuffer>; readonly text?: Promise<string> }
+    /** Hono types the entries as values; at run time they hold the promises of them. */
+    readonly bodyCache: { readonly arrayBuffer?: unknown; readonly text?: unknown }
     arrayBuffer(): Promise<ArrayBuffer>
   }
 }
@@ -24,21 +25,20 @@ export const receiveWebWebhook = async (request: Request, options: WebhookReceiv
 }
 
 /**
- * Verifies a signcraft delivery in a Hono handler on the bytes Hono read (its body cache, so
- * `c.req.json()` still works after it). When a validator or middleware already parsed the body as
- * JSON only, Hono would hand back re-serialised JSON, which is not what was signed: it throws
- * {@link RawBodyUnavailable} instead.
+ * Verifies a signcraft delivery in a Hono handler on the bytes Hono kept: `c.req.json()` and
+ * `c.req.text()` cache the body's text, so a JSON validator that ran first does no harm, and
+ * `c.req.json()` still works afterwards. When something read `c.req.raw` itself, nothing was kept
+ * (and a body cached only as parsed JSON would come back re-serialised, which is not what was
+ * signed): it throws {@link RawBodyUnavailable}.
  */
 export const receiveHonoWebhook = async (c: HonoWebhookContext, options: WebhookReceiverOptions): Promise<VerifiedDelivery> => {
-  const cache = c.req.bodyCache
-  const kept = cache.arrayBuffer !== undefined
-    ? new Uint8Array(await cache.arrayBuffer)
-    : cache.text !== undefined
-    ? await cache.text
-    : undefined
+  const cached = await (c.req.bodyCache.arrayBuffer ?? c.req.bodyCache.text)
+  const kept = cached instanceof ArrayBuffer ? new Uint8Array(cached) : typeof cached === "string" ? cached : undefined
   if (kept !== undefined) return verifyDelivery(kept, c.req.raw.headers, options)
   if (c.req.raw.bodyUsed) {
-    throw new RawBodyUnavailable("In Hono, call receiveHonoWebhook before c.req.json() or a json validator on the webhook route.")
+    throw new RawBodyUnavailable(
+      "In Hono, read the body on the webhook route only through c.req (c.req.json(), c.req.text(), validators), never c.req.raw, so Hono keeps its bytes."
+    )
   }
   return verifyDelivery(new Uint8Array(await c.req.arrayBuffer()), c.req.raw.headers, options)
 }
