@@ -90,6 +90,11 @@ describe.each(databaseVariants())("webhook recovery against a real receiver ($na
 
     const replayed = at("/receiver").slice(received)
     expect(replayed.map((r) => r.headers["x-webhook-id"])).toEqual(failed.map((e) => `evt_${e.id}`))
+    // One at a time: each went out only once the one before it had been answered and recorded.
+    const recoveryAttempts = attemptsTo(hook.id).slice(4)
+    for (let k = 1; k < replayed.length; k++) {
+      expect(replayed[k]?.receivedAt).toBeGreaterThanOrEqual(recoveryAttempts[k - 1]?.recordedAt ?? Number.POSITIVE_INFINITY)
+    }
     expect(replayed.map((r) => jsonOf(r).n)).toEqual([1, 2, 3])
     for (const delivery of replayed) {
       expect(verifyWebhook({ rawBody: delivery.rawBody, headers: delivery.headers, secret: hook.secret })).toEqual({ ok: true })

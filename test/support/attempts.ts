@@ -4,6 +4,8 @@ import type { AttemptResult, ClaimedDelivery } from "../../packages/core/src/ser
 export interface RecordedAttempt {
   readonly claim: ClaimedDelivery
   readonly result: AttemptResult
+  /** When the worker had recorded it (`Date.now()`), to compare with a receiver's `receivedAt`. */
+  readonly recordedAt: number
 }
 
 /**
@@ -14,7 +16,7 @@ export const attemptLog = () => {
   const recorded: Array<RecordedAttempt> = []
   const waiters = new Set<() => void>()
   const onAttempt = (claim: ClaimedDelivery, result: AttemptResult) => {
-    recorded.push({ claim, result })
+    recorded.push({ claim, result, recordedAt: Date.now() })
     for (const wake of waiters) wake()
   }
   /** Resolves once `predicate` holds for the attempts recorded so far; fails after `timeoutMs`. */
