@@ -42,6 +42,7 @@ const outcome = async (receive: () => Promise<VerifiedDelivery> | VerifiedDelive
   }
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
 type Post = (path: string, headers: Record<string, string>, body: string) => Promise<{ readonly status: number; readonly body: any }>
 const poster = (port: number): Post => async (path, headers, body) => {
   const res = await loopbackFetch(port)(path, { method: "POST", headers, body })
