@@ -262,16 +262,15 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
           )
         })
 
-      const find = (storeId: number, subscriptionId: number, deliveryId: number) =>
-        Effect.gen(function*() {
-          yield* subscriptionOfStore(storeId, subscriptionId)
-          if (!isStorableBigId(deliveryId)) return yield* Effect.fail(notFound)
-          const rows = yield* sql`
-            SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
-            WHERE d.id = ${deliveryId} AND d.subscription_id = ${subscriptionId}`.pipe(Effect.orDie)
-          const [record] = yield* withAttempts(rows).pipe(Effect.orDie)
-          return record === undefined ? yield* Effect.fail(notFound) : record
-        })
+      const find = Effect.fn("WebhookDeliveries.find")(function*(storeId: number, subscriptionId: number, deliveryId: number) {
+        yield* subscriptionOfStore(storeId, subscriptionId)
+        if (!isStorableBigId(deliveryId)) return yield* Effect.fail(notFound)
+        const rows = yield* sql`
+          SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+          WHERE d.id = ${deliveryId} AND d.subscription_id = ${subscriptionId}`.pipe(Effect.orDie)
+        const [record] = yield* withAttempts(rows).pipe(Effect.orDie)
+        return record === undefined ? yield* Effect.fail(notFound) : record
+      })
 
       return WebhookDeliveries.of({
         claimDue: (workerId, limit, leaseMs) =>
