@@ -168,6 +168,7 @@ describe.each(databaseVariants())("webhook recovery against a real receiver ($na
     expect(status).toBe(202)
     expect(body.data.recovered).toBe(2)
     await attempts.waitFor(() => attemptsTo(hook.id).length === 4)
+    expect(attemptsTo(hook.id).slice(2).map((a) => a.result.error)).toEqual([null, null])
     expect(at("/client").slice(2).map((r) => r.headers["x-webhook-id"])).toEqual(missed.map((e) => `evt_${e.id}`))
     const test = await client.v3.v3Webhooks.sendTestEvent({ params: { webhook_id: hook.id } })
     expect(test.body.data.topic).toBe("webhook:test")
