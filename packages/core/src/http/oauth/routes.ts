@@ -5,6 +5,7 @@ import {
   type AuthorizationRequest,
   type AuthorizationVerdict,
   checkAuthorizationRequest,
+  issParameter,
   mayRedirectError,
   redirectWith
 } from "../../domain/oauth/authorization-request.js"
@@ -228,12 +229,19 @@ const directRefusal = (verdict: Extract<AuthorizationVerdict, { _tag: "Direct" }
 const redirectTo = (location: string) =>
   HttpServerResponse.redirect(location, { status: 303, headers: { "cache-control": "no-store" } })
 
+/** Sends the authorization response (a code or an error) to the client's redirect URI, with `iss` when the deployment sends it. */
+const answerAt = (redirectUri: string, params: Readonly<Record<string, string | undefined>>) =>
+  Effect.gen(function*() {
+    const settings = yield* Settings
+    return redirectTo(redirectWith(redirectUri, { ...params, ...issParameter(settings.baseUrl, settings.oauthIssParameter) }))
+  })
+
 const refusalRedirect = (verdict: Extract<AuthorizationVerdict, { _tag: "Redirect" }>) =>
-  redirectTo(redirectWith(verdict.redirectUri, {
+  answerAt(verdict.redirectUri, {
     error: verdict.error,
     error_description: verdict.description,
     state: verdict.state
-  }))
+  })
 
 // An error found before consent goes back to the client only if someone vouches for it.
 const refusal = (
@@ -245,7 +253,7 @@ const refusal = (
     if (client === undefined) return directRefusal({ _tag: "Direct", error: verdict.error, description: verdict.description })
     const session = yield* currentSession(request)
     const approved = session !== undefined && (yield* (yield* OAuthSessions).hasApproved(session.personId, client.clientId))
-    if (mayRedirectError(client, approved)) return refusalRedirect(verdict)
+    if (mayRedirectError(client, approved)) return yield* refusalRedirect(verdict)
     const display = displayOf(client, verdict.redirectUri)
     return htmlPage(refusalPage(display, verdict.error, verdict.description)).pipe(HttpServerResponse.setStatus(400))
   })
@@ -367,24 +375,25 @@ const authorizePost = (request: HttpServerRequest.HttpServerRequest) =>
     if (session === undefined) return yield* showSignIn(display, query, "Your session has ended; sign in again.")
     if (!sameSecret(presentedCsrf, session.csrfToken)) return forgedForm
     const refuse = (description: string) =>
-      redirectTo(redirectWith(verdict.request.redirectUri, {
+      answerAt(verdict.request.redirectUri, {
         error: "access_denied",
         error_description: description,
         state: verdict.request.state
-      }))
-    if (form.get("decision") !== "approve") return refuse("The person denied the request.")
+      })
+    if (form.get("decision") !== "approve") return yield* refuse("The person denied the request.")
     const stores = yield* (yield* OAuthSessions).storesOf(session.personId)
     const store = stores.find((candidate) => String(candidate.id) === form.get("store_id"))
-    if (store === undefined) return refuse("No Store of the person was chosen.")
+    if (store === undefined) return yield* refuse("No Store of the person was chosen.")
     const approved = verdict.request.scopes.filter((scope) => form.getAll("scope").some((s) => isScope(s) && s === scope))
-    if (approved.length === 0) return refuse("No permission was approved.")
+    if (approved.length === 0) return yield* refuse("No permission was approved.")
     const code = yield* (yield* OAuthGrants).approve(verdict.request, session.personId, store.id, approved)
-    return redirectTo(redirectWith(verdict.request.redirectUri, { code, state: verdict.request.state }))
+    return yield* answerAt(verdict.request.redirectUri, { code, state: verdict.request.state })
   }))
 
 /** RFC 8414 metadata, at the bare well-known path of the base URL. */
 const authorizationServerDocument = Effect.gen(function*() {
-  return publicJson(authorizationServerMetadata((yield* Settings).baseUrl))
+  const settings = yield* Settings
+  return publicJson(authorizationServerMetadata(settings.baseUrl, { issParameter: settings.oauthIssParameter }))
 })
 
 /** What the authorization server's handlers use; resolved once, when the routes are built. */
