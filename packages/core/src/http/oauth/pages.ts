@@ -39,17 +39,27 @@ export interface ClientDisplay {
   readonly verified: boolean
   /** Where the person is sent back to, shown so a look-alike name cannot hide it. */
   readonly redirectHost: string
+  /** The host publishing the client's metadata document, for a client known by one. */
+  readonly documentHost: string | undefined
 }
 
 // The service's name heads every page, so a person always knows who is asking for the password.
 const SERVICE_NAME = "signcraft"
 
+// A client known by its metadata document is named with the host that publishes it: whoever
+// controls that host vouches for the name. A self-registered client is vouched for by nobody.
 const clientHeading = (client: ClientDisplay) =>
   `<p class="service">${SERVICE_NAME} · connect an app</p>` +
-  `<h1>${escapeHtml(client.name)}${client.verified ? "" : ` <span class="unverified">Unverified</span>`}</h1>` +
-  (client.verified
-    ? ""
-    : `<p class="note">Unverified: this app registered itself, and ${SERVICE_NAME} has not checked who runs it or whether its name is true. Continue only if you started this connection and trust the app.</p>`)
+  (client.documentHost !== undefined
+    ? `<h1>${escapeHtml(client.name)}</h1><p class="note">This app is described by <strong>${
+      escapeHtml(client.documentHost)
+    }</strong>, which publishes its details. Continue only if you started this connection and trust ${
+      escapeHtml(client.documentHost)
+    }.</p>`
+    : `<h1>${escapeHtml(client.name)}${client.verified ? "" : ` <span class="unverified">Unverified</span>`}</h1>` +
+      (client.verified
+        ? ""
+        : `<p class="note">Unverified: this app registered itself, and ${SERVICE_NAME} has not checked who runs it or whether its name is true. Continue only if you started this connection and trust the app.</p>`))
 
 /** The sign-in form: `Email`, `Password`, `Sign in` (operating contract §4). */
 export const signInPage = (client: ClientDisplay, state: FormState, error?: string): string =>
@@ -113,4 +123,16 @@ export const refusalPage = (client: ClientDisplay, error: string, description: s
 <p class="muted">Error <code>${escapeHtml(error)}</code>. You have not been sent back to ${
       escapeHtml(client.redirectHost)
     }: ${SERVICE_NAME} does not send people to an app it cannot vouch for with an error. Close this page and start again from the app.</p>`
+  )
+
+/**
+ * An authorization request whose client metadata document cannot be used: shown to the person
+ * with the OAuth error, never redirected, since the redirect URI is not known to be the client's.
+ */
+export const clientDocumentRefusedPage = (error: string, description: string): string =>
+  page(
+    `${SERVICE_NAME}: this connection cannot be made`,
+    `<p class="service">${SERVICE_NAME} · connect an app</p><h1>This connection cannot be made</h1>
+<p class="error" role="alert">${escapeHtml(description)}</p>
+<p class="muted">Error <code>${escapeHtml(error)}</code>. The app's details could not be read, so you have not been sent back to it. Close this page and start again from the app.</p>`
   )

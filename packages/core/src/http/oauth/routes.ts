@@ -9,7 +9,7 @@ import {
   mayRedirectError,
   redirectWith
 } from "../../domain/oauth/authorization-request.js"
-import { OAuthError } from "../../domain/oauth/errors.js"
+import { ClientDocumentRefused, OAuthError } from "../../domain/oauth/errors.js"
 import { basePathOf } from "../../domain/base-path.js"
 import { agentLocation, authorizationServerMetadata } from "../../domain/oauth/metadata.js"
 import { newSecret } from "../../domain/oauth/tokens.js"
@@ -21,7 +21,7 @@ import { RateLimiter } from "../../services/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
 import { CurrentRequest } from "../request-info.js"
 import { cookiePolicy, withCookie } from "./cookies.js"
-import { type ClientDisplay, consentPage, refusalPage, signInPage } from "./pages.js"
+import { type ClientDisplay, clientDocumentRefusedPage, consentPage, refusalPage, signInPage } from "./pages.js"
 import { oauthErrorResponse, oauthJson, publicJson } from "./respond.js"
 import { oauthErrorBody } from "../protocol-errors.js"
 import type { RouteEntry } from "../route-table.js"
@@ -110,13 +110,20 @@ const publicClient = (request: HttpServerRequest.HttpServerRequest, params: URLS
     return client
   })
 
-// OAuth refusals become RFC 6749 JSON; anything else (an unreadable body) goes on to the
-// router middleware, which answers it like every other request failure.
+// OAuth refusals become RFC 6749 JSON, and an unusable client metadata document a page for the
+// person (the client's redirect URI is not known to be its own); anything else (an unreadable
+// body) goes on to the router middleware, which answers it like every other request failure.
 const answer = <E extends { readonly _tag: string }, R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  Effect.catchIf(
-    effect,
-    (failure): failure is Extract<E, OAuthError> => failure instanceof OAuthError,
-    (failure) => Effect.succeed(oauthErrorResponse(failure))
+  effect.pipe(
+    Effect.catchIf(
+      (failure): failure is Extract<E, OAuthError> => failure instanceof OAuthError,
+      (failure) => Effect.succeed(oauthErrorResponse(failure))
+    ),
+    Effect.catchIf(
+      (failure): failure is Extract<Exclude<E, Extract<E, OAuthError>>, ClientDocumentRefused> => failure instanceof ClientDocumentRefused,
+      (failure) =>
+        Effect.succeed(htmlPage(clientDocumentRefusedPage("invalid_client", failure.description)).pipe(HttpServerResponse.setStatus(400)))
+    )
   )
 
 /** POST /oauth/register: RFC 7591 dynamic registration of public clients. */
@@ -197,7 +204,8 @@ const revoke = (request: HttpServerRequest.HttpServerRequest) =>
 const displayOf = (client: OAuthClient, redirectUri: string): ClientDisplay => ({
   name: client.clientName ?? client.clientId,
   verified: client.verified,
-  redirectHost: new URL(redirectUri).host
+  redirectHost: new URL(redirectUri).host,
+  documentHost: client.metadataDocument ? new URL(client.clientId).host : undefined
 })
 
 // Checks an authorization request (from the query, or re-posted by a form).
@@ -215,8 +223,9 @@ const checkRequest = (query: string) =>
       return { verdict, client: undefined }
     }
     const ids = params.getAll("client_id")
+    const info = yield* CurrentRequest
     const client = ids.length === 1 && ids[0] !== undefined && ids[0] !== ""
-      ? yield* (yield* OAuthClients).find(ids[0])
+      ? yield* (yield* OAuthClients).resolve(ids[0], info.clientIp)
       : undefined
     const verdict = checkAuthorizationRequest(params, client, agentLocation(settings.baseUrl, settings.mcpUrl).resource)
     return { verdict, client }
