@@ -316,8 +316,9 @@ const signInRefusal = (refusal: SignInRefusal): { readonly message: string; read
 const showConsent = (client: ClientDisplay, request: AuthorizationRequest, session: PersonSession, query: string) =>
   Effect.gen(function*() {
     const stores = yield* (yield* OAuthSessions).storesOf(session.personId)
+    const granted = yield* (yield* OAuthGrants).storeGrantsOf(request.clientId, session.personId)
     const state = { csrfToken: session.csrfToken, authorizationRequest: query, formAction: authorizePathOf((yield* Settings).baseUrl) }
-    return htmlPage(consentPage(client, session.email, stores, request.scopes, state))
+    return htmlPage(consentPage(client, session.email, stores, request.scopes, state, granted))
   })
 
 /** GET /oauth/authorize: checks the request, then shows sign-in or consent. */
