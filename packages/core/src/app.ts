@@ -3,7 +3,7 @@ import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { SigncraftApi } from "./http/api/index.js"
-import { layerDocs } from "./http/docs.js"
+import { layerDocsWith, type ToolCatalogueEntry } from "./http/docs.js"
 import { OperatorHandlers } from "./http/handlers/operator.js"
 import { SystemHandlers } from "./http/handlers/system.js"
 import { V2CustomisersHandlers } from "./http/handlers/v2-customisers.js"
@@ -141,6 +141,14 @@ const layerHandlers = Layer.mergeAll(
   StorefrontFormsHandlers
 )
 
+// The documentation's view of a tool: what it is called, what it needs and how it behaves.
+const catalogueEntryOf = (tool: (typeof agentTools)[number]): ToolCatalogueEntry => ({
+  name: tool.name,
+  description: tool.description,
+  scopes: tool.scopes,
+  ...tool.hints
+})
+
 /** Options for building the app. */
 export interface AppOptions {
   readonly settings: ServiceSettings
@@ -217,7 +225,7 @@ export const layerApp = (
   const routeUrlOf = makeRouteUrlOf(options.settings.baseUrl)
   return Layer.mergeAll(
     api,
-    layerDocs,
+    layerDocsWith(agentTools.map(catalogueEntryOf)),
     layerOAuthRoutes,
     agent,
     layerRouterMiddleware(options.log ?? (() => {}), routes, agentPath, routeUrlOf),

@@ -4,6 +4,7 @@ import { HttpApiScalar } from "effect/http-api"
 import { NotFound } from "../domain/errors.js"
 import { type ServiceSettings, Settings } from "../services/settings.js"
 import { openApiDocument, operatorDocsApi, operatorOpenApiDocument, publicDocsApi } from "./docs/documents.js"
+import { agentToolsPage, type ToolCatalogueEntry } from "./docs/agent-tools-page.js"
 import { migrationPage } from "./docs/migration-page.js"
 import { problemIndexPage, problemPage } from "./docs/pages.js"
 import { securePage } from "./docs/page-security.js"
@@ -13,6 +14,7 @@ import { PROBLEM_CODES, type ProblemCode } from "../presenters/failure-table.js"
 import type { RouteEntry } from "./route-table.js"
 
 export { openApiDocument } from "./docs/documents.js"
+export type { ToolCatalogueEntry } from "./docs/agent-tools-page.js"
 
 // Scalar renders the reference in the browser from the document inlined in the page. Its
 // defaults load fonts from its own host and report telemetry; the page must work offline and
@@ -24,7 +26,7 @@ const scalar = {
   hideClientButton: true
 } as const
 
-const PUBLIC_PAGES = ["/docs", "/docs/problems", "/docs/problems/:code", "/docs/migration", "/docs/webhooks"] as const
+const PUBLIC_PAGES = ["/docs", "/docs/problems", "/docs/problems/:code", "/docs/migration", "/docs/webhooks", "/docs/agent"] as const
 const OPERATOR_PAGES = ["/docs/operator", "/docs/operator/openapi.json"] as const
 const OPENAPI_PATH = "/api/v3/openapi.json" as const
 
@@ -42,10 +44,11 @@ const isProblemCode = (code: string): code is ProblemCode => (PROBLEM_CODES as R
 
 /**
  * `/api/v3/openapi.json`, the interactive reference at `/docs` (Scalar, inline, offline), the
- * problem type pages, the migration guide and the webhooks guide; with `OPERATOR_TOKEN` set, the
- * operator API's reference at `/docs/operator`, answered only to that token like the operator API.
+ * problem type pages, the migration guide, the webhooks guide and the agent's tool catalogue
+ * (`tools`); with `OPERATOR_TOKEN` set, the operator API's reference at `/docs/operator`,
+ * answered only to that token like the operator API.
  */
-export const layerDocs = Layer.unwrap(Effect.gen(function*() {
+export const layerDocsWith = (tools: ReadonlyArray<ToolCatalogueEntry>) => Layer.unwrap(Effect.gen(function*() {
   const settings = yield* Settings
   const { baseUrl } = settings
   const problems = new Map(PROBLEM_CODES.map((code) => [code, html(problemPage(baseUrl, code))]))
@@ -81,6 +84,7 @@ export const layerDocs = Layer.unwrap(Effect.gen(function*() {
     problemRoute,
     HttpRouter.add("GET", "/docs/migration", html(migrationPage(baseUrl))),
     HttpRouter.add("GET", "/docs/webhooks", html(webhooksPage(baseUrl, settings.webhookRetryBaseMs))),
+    HttpRouter.add("GET", "/docs/agent", html(agentToolsPage(baseUrl, tools))),
     ...operator
   )
 }))

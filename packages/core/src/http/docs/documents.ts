@@ -72,7 +72,8 @@ const publicApi = HttpApi.make("signcraft-public")
     title: "signcraft API",
     version: "3",
     description: "The v3 API for integrators (Bearer API keys) and the storefront API the customiser calls " +
-      "from shoppers' browsers (no credential). Every error is an RFC 9457 problem document; branch on `code`."
+      "from shoppers' browsers (no credential). Every error is an RFC 9457 problem document; branch on `code`. " +
+      "The agent (MCP) endpoint's tools, with their scopes and hints, are listed at `/docs/agent`."
   }))
 
 const showPublicBodies = showDocumentedBodies(documentedPayloads(publicApi))
