@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http"
 import * as oauth from "oauth4webapi"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { toNodeListener } from "../../packages/adapters/src/node.js"
-import { embeddedVariant, type TestDatabase } from "../support/databases.js"
+import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { close, consentByForms, listen, type Merchant, startReceiver } from "./clients.js"
 import { startOAuthApp } from "./harness.js"
 
@@ -84,7 +84,7 @@ const mcpClientWith = async (agentUrl: string, clientId: string, tokens: OAuthTo
   return client
 }
 
-describe("the connector frontier against real listeners: client metadata documents, incremental consent, iss", () => {
+describe.each(databaseVariants())("the connector frontier against real listeners: client metadata documents, incremental consent, iss ($name database)", (variant) => {
   let db: TestDatabase
   let app: ReturnType<typeof startOAuthApp>
   let issApp: ReturnType<typeof startOAuthApp>
@@ -95,7 +95,7 @@ describe("the connector frontier against real listeners: client metadata documen
   let issBaseUrl = ""
 
   beforeAll(async () => {
-    db = await embeddedVariant.create()
+    db = await variant.create()
     documents = await startDocumentServer()
     const main = createServer()
     const withIss = createServer()

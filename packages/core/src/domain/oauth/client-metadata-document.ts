@@ -93,6 +93,11 @@ const directive = (cacheControl: string, name: string): string | true | undefine
   return undefined
 }
 
+// RFC 9110 §5.6.7 IMF-fixdate only: anything else in Expires means already expired (RFC 9111 §5.3).
+const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/
+const httpDate = (value: string | undefined): number =>
+  value !== undefined && HTTP_DATE.test(value.trim()) ? Date.parse(value) : Number.NaN
+
 const seconds = (value: string | true | undefined): number | undefined =>
   typeof value === "string" && /^\d+$/.test(value) ? Number(value) : undefined
 
@@ -110,8 +115,8 @@ export const documentFreshness = (headers: CachingHeaders): number => {
   const age = seconds(headers.age?.trim()) ?? 0
   if (maxAge !== undefined) return clamp(maxAge - age)
   if (headers.expires !== undefined) {
-    const expires = Date.parse(headers.expires)
-    const date = headers.date === undefined ? Number.NaN : Date.parse(headers.date)
+    const expires = httpDate(headers.expires)
+    const date = httpDate(headers.date)
     if (Number.isNaN(expires) || Number.isNaN(date)) return 0
     return clamp((expires - date) / 1000 - age)
   }
