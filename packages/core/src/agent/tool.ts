@@ -67,14 +67,15 @@ const jsonSchemaOf = (schema: Schema.Top): Record<string, unknown> => {
  * Defines an agent tool from Effect Schemas of its arguments and of its output: the input schema
  * gives the advertised JSON Schema and decodes the call's arguments (a fault becomes a
  * `validation_failed` tool result pointing at the offending argument); the output schema gives
- * the advertised `outputSchema` and encodes what the body answers. An output member the schema
- * does not declare is a defect, never something sent unannounced.
+ * the advertised `outputSchema` and encodes what the body answers, so nothing undeclared is sent.
  */
 export const defineTool = <S extends Schema.Codec<unknown, unknown, never, never>, O extends ToolSchema, R>(
   definition: ToolDefinition<S, O, R>
 ): AgentTool<R> => {
   const decode = Schema.decodeUnknownEffect(definition.input)
-  const encode = Schema.encodeEffect(definition.output, { onExcessProperty: "error" })
+  // Encoded as the v3 API encodes its answers (members the schema does not declare are left
+  // out), so a tool answers exactly what the matching operation's `data` holds.
+  const encode = Schema.encodeEffect(definition.output)
   // MCP requires an object at the root of `outputSchema`; an error result's content is a ToolError.
   const outputJsonSchema = { ...jsonSchemaOf(Schema.Union([definition.output, ToolError])), type: "object" }
   return {
