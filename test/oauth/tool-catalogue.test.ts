@@ -171,6 +171,23 @@ describe.each(databaseVariants())("the tool catalogue: every tool's output again
     expect(hints.delete_webhook_subscription).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true })
   })
 
+  it("/docs/agent lists every tool with its scopes and its three hints, as tools/list declares them", async () => {
+    const { token } = await furnishedStore()
+    const listed: ReadonlyArray<ListedTool> = (await app.mcp(token, "tools/list")).body.result.tools
+    const page = await app.fetchApp("/docs/agent")
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    for (const tool of listed) {
+      const row = html.slice(html.indexOf(`<tr><td><code>${tool.name}</code>`)).split("</tr>")[0] ?? ""
+      expect(row, tool.name).toContain(`<code>${tool.name}</code>`)
+      const scopes = /Needs: ([^.]+)\./.exec(tool.description)?.[1]?.split(", ") ?? []
+      for (const scope of scopes) expect(row, tool.name).toContain(`<code>${scope}</code>`)
+      const cells = [...row.matchAll(/<td>(yes|no)<\/td>/g)].map((m) => m[1])
+      const yesNo = (hint: string) => (tool.annotations?.[hint] === true ? "yes" : "no")
+      expect(cells, tool.name).toEqual([yesNo("readOnlyHint"), yesNo("destructiveHint"), yesNo("idempotentHint")])
+    }
+  })
+
   it("error results conform too: a refusal, a missing scope and a bad argument each validate against the tool's schema", async () => {
     const store = await furnishedStore()
     const reader = await app.connect({ scopes: ["pricing:read"] })
