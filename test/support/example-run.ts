@@ -34,12 +34,12 @@ const withIds = (value: unknown, ids: ReadonlyMap<string, number>, hookUrl: stri
   )
 }
 
+// The id of the resource an answer holds (`data`), or of the first of a collection's.
 const firstId = (body: unknown): number | undefined => {
-  if (typeof body !== "object" || body === null) return undefined
-  const data: unknown = Reflect.get(body, "data")
-  const item = Array.isArray(data) ? data[0] : data
-  const id: unknown = typeof item === "object" && item !== null ? Reflect.get(item, "id") ?? Reflect.get(item, "product_id") : undefined
-  return typeof id === "number" ? id : typeof body === "object" && typeof Reflect.get(body, "product_id") === "number" ? Number(Reflect.get(body, "product_id")) : undefined
+  const data: unknown = typeof body === "object" && body !== null ? Reflect.get(body, "data") : undefined
+  const item: unknown = Array.isArray(data) ? data[0] : data
+  const id: unknown = typeof item === "object" && item !== null ? Reflect.get(item, "id") : undefined
+  return typeof id === "number" ? id : undefined
 }
 
 // Which id an operation's answer introduces, for the operations after it.
