@@ -189,14 +189,11 @@ describe("the public OpenAPI document, for generators", () => {
   })
 })
 
-const [database] = databaseVariants()
-
-describe("the examples, sent to the real handler", () => {
+describe.each(databaseVariants())("the examples, sent to the real handler ($name)", (database) => {
   let db: TestDatabase
   let answers: ReadonlyArray<ExampleAnswer> = []
 
   beforeAll(async () => {
-    if (database === undefined) throw new Error("no database variant")
     db = await database.create()
     // The served document lists the operations this deployment has.
     const served = startApp(db.config)
