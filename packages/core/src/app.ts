@@ -163,6 +163,11 @@ export interface AppOptions {
    * handing it to the framework (the reference server's listener does).
    */
   readonly fastReads?: FastReadsSlot
+  /**
+   * An API key for the try-it console of `/docs`, honoured only in `development` on a loopback
+   * base URL (the reference server passes the demo key it has just printed).
+   */
+  readonly docsTryItKey?: string
 }
 
 // Fills the host's slot with the fast reads for as long as the app lives.
@@ -225,7 +230,7 @@ export const layerApp = (
   const routeUrlOf = makeRouteUrlOf(options.settings.baseUrl)
   return Layer.mergeAll(
     api,
-    layerDocsWith(agentTools.map(catalogueEntryOf)),
+    layerDocsWith(agentTools.map(catalogueEntryOf), options.docsTryItKey),
     layerOAuthRoutes,
     agent,
     layerRouterMiddleware(options.log ?? (() => {}), routes, agentPath, routeUrlOf),
