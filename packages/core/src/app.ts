@@ -3,7 +3,7 @@ import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { SigncraftApi } from "./http/api/index.js"
-import { layerDocs } from "./http/docs.js"
+import { layerDocsWith, type ToolCatalogueEntry } from "./http/docs.js"
 import { OperatorHandlers } from "./http/handlers/operator.js"
 import { SystemHandlers } from "./http/handlers/system.js"
 import { V2CustomisersHandlers } from "./http/handlers/v2-customisers.js"
@@ -146,6 +146,14 @@ const layerHandlers = Layer.mergeAll(
   StorefrontFormsHandlers
 )
 
+// The documentation's view of a tool: what it is called, what it needs and how it behaves.
+const catalogueEntryOf = (tool: (typeof agentTools)[number]): ToolCatalogueEntry => ({
+  name: tool.name,
+  description: tool.description,
+  scopes: tool.scopes,
+  ...tool.hints
+})
+
 /** Options for building the app. */
 export interface AppOptions {
   readonly settings: ServiceSettings
@@ -160,6 +168,11 @@ export interface AppOptions {
    * handing it to the framework (the reference server's listener does).
    */
   readonly fastReads?: FastReadsSlot
+  /**
+   * An API key for the try-it console of `/docs`, honoured only in `development` on a loopback
+   * base URL (the reference server passes the demo key it has just printed).
+   */
+  readonly docsTryItKey?: string
 }
 
 // Fills the host's slot with the fast reads for as long as the app lives.
@@ -222,7 +235,7 @@ export const layerApp = (
   const routeUrlOf = makeRouteUrlOf(options.settings.baseUrl)
   return Layer.mergeAll(
     api,
-    layerDocs,
+    layerDocsWith(agentTools.map(catalogueEntryOf), options.docsTryItKey),
     layerOAuthRoutes,
     agent,
     layerRouterMiddleware(options.log ?? (() => {}), routes, agentPath, routeUrlOf),

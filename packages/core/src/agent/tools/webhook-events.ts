@@ -43,7 +43,8 @@ export const listEventsTool = defineTool({
     created_before: Schema.optionalKey(Instant),
     delivery_status: Schema.optionalKey(Schema.Literals(EVENT_DELIVERY_STATUSES))
   }),
-  hints: { readOnlyHint: true, idempotentHint: true },
+  output: ListEventsOutput,
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
   run: (input, principal) =>
     Effect.gen(function*() {
       const limit = input.limit ?? 20
@@ -64,7 +65,8 @@ export const getEventTool = defineTool({
   description: "Reads one webhook event by its id (evt_…, the x-webhook-id of its deliveries).",
   scopes: ["webhooks:read"],
   input: Schema.Struct({ event_id: EventId }),
-  hints: { readOnlyHint: true, idempotentHint: true },
+  output: GetEventOutput,
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
   run: (input, principal) =>
     Effect.gen(function*() {
       const id = eventIdOfWebhookId(input.event_id)
@@ -85,7 +87,8 @@ export const listWebhookDeliveriesTool = defineTool({
     before_id: Schema.optionalKey(ResourceId),
     status: Schema.optionalKey(Schema.Literals(["pending", "delivered", "failed", "cancelled"]))
   }),
-  hints: { readOnlyHint: true, idempotentHint: true },
+  output: ListWebhookDeliveriesOutput,
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
   run: (input, principal) =>
     Effect.gen(function*() {
       const limit = input.limit ?? 20

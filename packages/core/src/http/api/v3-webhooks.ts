@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { WebhookDeliveryV3 } from "../../presenters/webhook-schemas.js"
 import { SignatureSchemeSchema } from "../../domain/webhooks/signature-schemes.js"
+import { CreatedWebhookSubscriptionV3, WebhookSubscriptionV3 } from "../../domain/webhooks/subscription-view.js"
 import { WebhookTopicSchema } from "../../domain/webhooks/topics.js"
 import { AnswerCarriesSecret, Idempotency, RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, IdempotentWrites, RequestFailures } from "../middleware/definitions.js"
@@ -9,30 +10,6 @@ import { CollectionEnvelope, Envelope } from "../wire.js"
 import { refuseUnknownMembers } from "./parse-options.js"
 import { EventIdParam, ResourceIdParam } from "../resource-id.js"
 import { IsoTimestamp } from "./iso-timestamp.js"
-
-/** A v3 webhook subscription; the signing secret is never part of a read. */
-export const WebhookSubscriptionV3 = Schema.Struct({
-  object: Schema.Literal("webhook_subscription"),
-  id: Schema.Int,
-  topic: Schema.String,
-  url: Schema.String,
-  status: Schema.String.annotate({ description: "active or disabled; may grow. PATCH `status: active` re-enables a disabled subscription." }),
-  disabled_reason: Schema.NullOr(Schema.String).annotate({
-    description: "Why a disabled subscription stopped: `gone` (its receiver answered 410) or `failing` (five days of failed deliveries); null while active. May grow."
-  }),
-  signature_scheme: SignatureSchemeSchema,
-  created_at: Schema.String,
-  updated_at: Schema.String
-}).annotate({ identifier: "WebhookSubscription" })
-
-/** The subscription as created: the only time its signing secret is shown. */
-export const CreatedWebhookSubscriptionV3 = Schema.Struct({
-  ...WebhookSubscriptionV3.fields,
-  secret: Schema.String.annotate({
-    description:
-      "Signing secret: for `signcraft`, the HMAC-SHA256 key of x-webhook-signature as it is; for `standard`, `whsec_<base64>` as Standard Webhooks libraries take it. Shown only in this response: store it now."
-  })
-}).annotate({ identifier: "CreatedWebhookSubscription" })
 
 /** The answer to a deletion. */
 export const DeletedWebhookSubscription = Schema.Struct({
