@@ -32,9 +32,9 @@ const healthz = (routes: ReturnType<typeof signcraftNext>) => routes.GET(new Req
 const stdoutDuring = async (run: () => Promise<Response>) => {
   const written: Array<string> = []
   const original = process.stdout.write.bind(process.stdout)
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array, ...rest: Array<never>) => {
+  vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
     written.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"))
-    return original(chunk, ...rest)
+    return original(chunk)
   })
   const response = await run()
   vi.restoreAllMocks()

@@ -24,12 +24,18 @@ export const AnalyticsSummaryV3 = Schema.Struct({
   revenue: Schema.Array(RevenueBucketV3)
 }).annotate({ identifier: "AnalyticsSummary" })
 
+// Any text passes here: the domain rule checks it and names the parameter in its fault. The
+// document still lists the accepted periods, so clients and generators offer only those.
+const PeriodQuery = Schema.String.check(
+  Schema.makeFilter(() => true, { toJsonSchema: () => ({ enum: [...ANALYTICS_PERIODS] }) })
+)
+
 /** v3 analytics. */
 export class V3AnalyticsApi extends HttpApiGroup.make("v3Analytics")
   .add(
     HttpApiEndpoint.get("summary", "/analytics/summary", {
       // Read as text and checked by the domain rule, so every fault names its parameter.
-      query: { period: Schema.optionalKey(Schema.String), end_date: Schema.optionalKey(Schema.String) },
+      query: { period: Schema.optionalKey(PeriodQuery), end_date: Schema.optionalKey(Schema.String) },
       success: Envelope(AnalyticsSummaryV3)
     })
       .annotate(RequiredScope, "analytics:read")
