@@ -80,4 +80,10 @@ describe("the served OpenAPI document", () => {
     }
     expect(errors).toBeGreaterThan(0)
   })
+
+  it("lists the accepted analytics periods as the period parameter's enum", () => {
+    const parameters = (doc.paths["/api/v3/analytics/summary"]?.get as { readonly parameters?: ReadonlyArray<Record<string, unknown>> } | undefined)?.parameters ?? []
+    const period = parameters.find((parameter) => parameter.in === "query" && parameter.name === "period")
+    expect(period?.schema).toEqual({ type: "string", enum: ["7d", "30d", "90d", "365d"] })
+  })
 })

@@ -13,6 +13,7 @@ export {
   type NextRouteHandlers,
   type SigncraftNextOptions
 } from "./next.js"
+export type { RequestLogOption } from "./request-log.js"
 export { toNodeListener, type NodeListenerOptions, type NodeRequest } from "./node.js"
 export { BodyAlreadyConsumed } from "./node-request.js"
 export type { HandlerContext, WebHandler } from "./web-handler.js"
