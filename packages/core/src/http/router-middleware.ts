@@ -199,7 +199,7 @@ export const layerRouterMiddleware = (
                 const error = Option.getOrUndefined(Cause.findErrorOption(cause)) ??
                   cause.reasons.find(Cause.isDieReason)?.defect
                 const failure = refine(classifyRequestError(error, settings.maxBodyBytes), request.url, cors)
-                if (failure._tag === "InternalError") info.faults.push(cause)
+                if (failure._tag === "InternalError" || failure._tag === "ServiceUnavailable") info.faults.push(cause)
                 return Effect.succeed(renderFailure(describeFailure(failure), info))
               })
             )

@@ -22,6 +22,7 @@ export const PROBLEM_CODES = [
   "idempotency_key_conflict",
   "idempotency_key_in_flight",
   "integration_callback_failed",
+  "service_unavailable",
   "internal_error"
 ] as const
 
@@ -62,6 +63,7 @@ export const FAILURE_STATUS = {
   IdempotencyKeyConflict: 409,
   IdempotencyKeyInFlight: 409,
   IntegrationCallbackFailed: 502,
+  ServiceUnavailable: 503,
   InternalError: 500
 } as const satisfies Record<ApiFailureTag, number>
 
@@ -190,6 +192,12 @@ const wordingOf = (failure: ApiFailure): Wording =>
       // shopper's: the reason goes to the log with the request id, never into the answer.
       detail: `The store's integration did not accept the design; it is kept as product ${f.productId}. ` +
         "The store can find the reason in the service's log under this request id."
+    }))
+    .with({ _tag: "ServiceUnavailable" }, (f) => ({
+      code: "service_unavailable",
+      title: "Service unavailable",
+      detail: `The service cannot reach its database just now; retry after ${f.retryAfter} seconds.`,
+      retryAfter: f.retryAfter
     }))
     .with({ _tag: "InternalError" }, () => ({
       code: "internal_error",

@@ -14,6 +14,7 @@ import {
   NotFound,
   PayloadTooLarge,
   RateLimited,
+  ServiceUnavailable,
   UnsupportedMediaType,
   ValidationFailed
 } from "../../domain/errors.js"
@@ -149,6 +150,12 @@ export const PROBLEM_GUIDES: { readonly [C in ProblemCode]: ProblemGuide } = {
     when: "The call to the Store's integration timed out, failed, answered other than 200, or answered without `external_id`. The design is kept as a product.",
     recover: "Fix the integration endpoint; the product named in `detail` can be synced again. Shoppers should be told to try again later.",
     example: new IntegrationCallbackFailed({ productId: 42, reason: "timed out after 10 s" })
+  },
+  service_unavailable: {
+    meaning: "The service is running but cannot reach its database just now.",
+    when: "The database is restarting or unreachable; nothing was written by this request.",
+    recover: "Wait `Retry-After` seconds and send the same request again (with the same `Idempotency-Key` for writes).",
+    example: new ServiceUnavailable({ retryAfter: 5 })
   },
   internal_error: {
     meaning: "The service failed to complete the request.",
