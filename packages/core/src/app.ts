@@ -1,5 +1,5 @@
-import { Context, Effect, Layer, Scope } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { Context, Effect, Layer, Scope, Tracer } from "effect"
+import { HttpMiddleware, HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { SigncraftApi } from "./http/api/index.js"
@@ -34,11 +34,13 @@ import { agentLocation } from "./domain/oauth/metadata.js"
 import { agentRouteTable, layerAgentRoutes } from "./app/agent-routes.js"
 import { docsRouteTable } from "./http/docs.js"
 import { layerOAuthRoutes, oauthRouteTable } from "./http/oauth/routes.js"
-import { apiRouteTable } from "./http/route-table.js"
+import { apiRouteTable, makeRouteTemplateOf, type RouteEntry, UNMATCHED_ROUTE } from "./http/route-table.js"
 import { Credentials } from "./services/credentials.js"
 import { CursorKey } from "./services/cursor-key.js"
 import { Customisers } from "./services/customisers.js"
 import { type FastReadsSlot, makeFastReads } from "./http/fast-reads.js"
+import { layerMetricsRoute, metricsRouteTable } from "./http/metrics-route.js"
+import { makeMetrics, Metrics, type MetricsRecorder } from "./services/metrics.js"
 import { makeRouteUrlOf, type RouteUrlOf } from "./http/base-path.js"
 import { PricingCache } from "./services/pricing-cache.js"
 import { OAuthClients } from "./services/oauth-clients.js"
@@ -50,6 +52,7 @@ import { IdempotencyStore } from "./services/idempotency.js"
 import { Identity } from "./services/identity.js"
 import { Outbox } from "./services/outbox.js"
 import { RateLimiter } from "./services/rate-limiter.js"
+import { Readiness } from "./services/readiness.js"
 import { productionFaults, Settings, type ServiceSettings } from "./services/settings.js"
 import { Analytics } from "./services/analytics.js"
 import { Designs } from "./services/designs.js"
@@ -84,6 +87,7 @@ export const layerServices = Layer.mergeAll(
   RateLimiter.layer,
   IdempotencyStore.layer,
   DeprecatedUsage.layer,
+  Readiness.layer,
   Customisers.layer.pipe(Layer.provideMerge(PricingCache.layer)),
   Outbox.layer
 )
@@ -155,12 +159,23 @@ export interface AppOptions {
    * handing it to the framework (the reference server's listener does).
    */
   readonly fastReads?: FastReadsSlot
+  /**
+   * Where the app counts its requests and deliveries for `GET /metrics`. With `metricsToken` set
+   * and none given, the app makes its own; a host serving two apps (the API and a separate agent
+   * origin) passes one to both.
+   */
+  readonly metrics?: MetricsRecorder
 }
 
-// Fills the host's slot with the fast reads for as long as the app lives.
+/** The recorder an app counts into: the host's, its own when `METRICS_TOKEN` is set, else none (nothing counted). */
+const metricsOf = (options: AppOptions): MetricsRecorder | undefined =>
+  options.metrics ?? (options.settings.metricsToken === undefined ? undefined : makeMetrics())
+
+// Fills the host's slot with the fast reads for as long as the app lives. A traced app leaves it
+// empty: every request then takes the full path, where its server span is made.
 const layerFastReads = (slot: FastReadsSlot | undefined, log: RequestLogger, agentPath: string | undefined, routeUrlOf: RouteUrlOf) =>
   slot === undefined ? Layer.empty : Layer.effectDiscard(
-    Effect.acquireRelease(
+    Effect.flatMap(Effect.service(Tracer.Tracer), (tracer) => tracer !== Tracer.nativeTracer ? Effect.void : Effect.acquireRelease(
       Effect.map(makeFastReads(log, agentPath, routeUrlOf), (answer) => {
         slot.answer = answer
       }),
@@ -168,8 +183,18 @@ const layerFastReads = (slot: FastReadsSlot | undefined, log: RequestLogger, age
         Effect.sync(() => {
           slot.answer = undefined
         })
-    )
+    ))
   )
+
+// A traced request's server span is named `{method} {route template}` (OpenTelemetry's HTTP
+// semantic conventions), never by a concrete path. Only a tracer other than the native one calls it.
+const layerSpanNames = (routes: ReadonlyArray<RouteEntry>, routeUrlOf: RouteUrlOf) => {
+  const templateOf = makeRouteTemplateOf(routes)
+  return Layer.succeed(HttpMiddleware.SpanNameGenerator, (request) => {
+    const url = routeUrlOf(request.url)
+    return `${request.method} ${(url === undefined ? undefined : templateOf(request.method, url)) ?? UNMATCHED_ROUTE}`
+  })
+}
 
 // Production refuses to start on settings that would leave it open (operating contract §5.6);
 // embedders get the same refusal as the server.
@@ -187,7 +212,8 @@ const layerAppServices = (options: AppOptions, database: Layer.Layer<SqlClient.S
     Layer.provideMerge(options.outboundHttp ?? OutboundHttp.layer),
     Layer.provideMerge(database),
     Layer.provideMerge(layerProductionGuard(options.settings)),
-    Layer.provideMerge(Layer.succeed(Settings, options.settings))
+    Layer.provideMerge(Layer.succeed(Settings, options.settings)),
+    Layer.provideMerge(Layer.succeed(Metrics, metricsOf(options)))
   )
 
 /**
@@ -209,6 +235,7 @@ export const layerApp = (
   const routes = [
     ...apiRouteTable(SigncraftApi),
     ...docsRouteTable(options.settings),
+    ...metricsRouteTable(options.settings),
     ...oauthRouteTable,
     ...(location.separateOrigin ? [] : agentRouteTable(location))
   ]
@@ -218,10 +245,12 @@ export const layerApp = (
   return Layer.mergeAll(
     api,
     layerDocs,
+    layerMetricsRoute,
     layerOAuthRoutes,
     agent,
     layerRouterMiddleware(options.log ?? (() => {}), routes, agentPath, routeUrlOf),
     layerFastReads(options.fastReads, options.log ?? (() => {}), agentPath, routeUrlOf),
+    layerSpanNames(routes, routeUrlOf),
     worker
   ).pipe(
     Layer.provideMerge(layerAppServices(options, database))

@@ -8,7 +8,7 @@ import type { Scope } from "./scopes.js"
  */
 
 /** Which credential an API surface expects. */
-export type CredentialKind = "api_key" | "operator_token"
+export type CredentialKind = "api_key" | "operator_token" | "metrics_token"
 
 /** No credential was sent. */
 export class MissingCredential extends Data.TaggedError("MissingCredential")<{

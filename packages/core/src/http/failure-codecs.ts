@@ -57,6 +57,8 @@ const failureOfProblem = (body: ProblemWire): ApiFailure => {
     .with("missing_operator_token", () => new MissingCredential({ kind: "operator_token" }))
     .with("invalid_api_key", () => new InvalidCredential({ kind: "api_key", reason: "unknown" }))
     .with("invalid_operator_token", () => new InvalidCredential({ kind: "operator_token", reason: "unknown" }))
+    .with("missing_metrics_token", () => new MissingCredential({ kind: "metrics_token" }))
+    .with("invalid_metrics_token", () => new InvalidCredential({ kind: "metrics_token", reason: "unknown" }))
     .with("insufficient_scope", () =>
       new InsufficientScope({
         required: (body.required_scopes ?? []) as InsufficientScope["required"],

@@ -8,6 +8,8 @@ export const PROBLEM_CODES = [
   "invalid_api_key",
   "missing_operator_token",
   "invalid_operator_token",
+  "missing_metrics_token",
+  "invalid_metrics_token",
   "insufficient_scope",
   "not_found",
   "validation_failed",
@@ -97,6 +99,11 @@ const wordingOf = (failure: ApiFailure): Wording =>
       title: "Missing operator token",
       detail: "Send the operator token as `Authorization: Bearer <token>`."
     }))
+    .with({ _tag: "MissingCredential", kind: "metrics_token" }, () => ({
+      code: "missing_metrics_token",
+      title: "Missing metrics token",
+      detail: "Send the metrics token as `Authorization: Bearer <token>`."
+    }))
     .with({ _tag: "InvalidCredential", kind: "api_key" }, (f) => ({
       code: "invalid_api_key",
       title: "Invalid API key",
@@ -112,6 +119,11 @@ const wordingOf = (failure: ApiFailure): Wording =>
       code: "invalid_operator_token",
       title: "Invalid operator token",
       detail: "The operator token is not valid."
+    }))
+    .with({ _tag: "InvalidCredential", kind: "metrics_token" }, () => ({
+      code: "invalid_metrics_token",
+      title: "Invalid metrics token",
+      detail: "The metrics token is not valid."
     }))
     .with({ _tag: "InsufficientScope" }, (f) => ({
       code: "insufficient_scope",

@@ -58,6 +58,18 @@ export const PROBLEM_GUIDES: { readonly [C in ProblemCode]: ProblemGuide } = {
     recover: "Use the token the deployment was started with.",
     example: new InvalidCredential({ kind: "operator_token", reason: "unknown" })
   },
+  missing_metrics_token: {
+    meaning: "A scrape of `/metrics` carries no metrics token.",
+    when: "`GET /metrics` has no `Authorization: Bearer <token>` header while `METRICS_TOKEN` is set.",
+    recover: "Configure the scraper with the deployment's `METRICS_TOKEN` as its bearer token.",
+    example: new MissingCredential({ kind: "metrics_token" })
+  },
+  invalid_metrics_token: {
+    meaning: "The metrics token is not the deployment's.",
+    when: "The bearer value of a `GET /metrics` differs from `METRICS_TOKEN`.",
+    recover: "Use the token the deployment was started with.",
+    example: new InvalidCredential({ kind: "metrics_token", reason: "unknown" })
+  },
   insufficient_scope: {
     meaning: "The key is valid but lacks a scope the operation needs.",
     when: "The operation needs one of `required_scopes` and the key was granted only `granted_scopes`.",

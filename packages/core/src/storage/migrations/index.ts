@@ -14,11 +14,7 @@ import eventBodyOnly from "./0012_event_body_only.js"
 import functionSearchPath from "./0013_function_search_path.js"
 import idempotencyClaimOwner from "./0014_idempotency_claim_owner.js"
 
-/**
- * Every schema migration, in order. Migrations are Effects compiled into the
- * package (no files read at run time) and each runs inside the migrator's transaction.
- */
-export const migrations = Migrator.fromRecord({
+const migrationModules = {
   "0001_foundation": foundation,
   "0002_customisers": customisers,
   "0003_commerce": commerce,
@@ -33,4 +29,13 @@ export const migrations = Migrator.fromRecord({
   "0012_event_body_only": eventBodyOnly,
   "0013_function_search_path": functionSearchPath,
   "0014_idempotency_claim_owner": idempotencyClaimOwner
-})
+}
+
+/**
+ * Every schema migration, in order. Migrations are Effects compiled into the
+ * package (no files read at run time) and each runs inside the migrator's transaction.
+ */
+export const migrations = Migrator.fromRecord(migrationModules)
+
+/** The id of the newest migration this release knows: a database migrated to it is ready for it. */
+export const LATEST_MIGRATION_ID = Math.max(...Object.keys(migrationModules).map((key) => Number.parseInt(key, 10)))
