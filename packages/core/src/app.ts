@@ -216,6 +216,32 @@ const layerAppServices = (options: AppOptions, database: Layer.Layer<SqlClient.S
     Layer.provideMerge(Layer.succeed(Metrics, metricsOf(options)))
   )
 
+// What the API app serves and where: its route table, the agent endpoint's path when it is served
+// here, and the rule taking the base URL's path off a request.
+const appRoutes = (settings: ServiceSettings) => {
+  const location = agentLocation(settings.baseUrl, settings.mcpUrl)
+  const routes = [
+    ...apiRouteTable(SigncraftApi),
+    ...docsRouteTable(settings),
+    ...metricsRouteTable(settings),
+    ...oauthRouteTable,
+    ...(location.separateOrigin ? [] : agentRouteTable(location))
+  ]
+  const agentPath = location.separateOrigin ? undefined : location.path
+  // The base URL's path is taken off every request here and in the fast reads, so the routes stay unprefixed.
+  return { location, routes, agentPath, routeUrlOf: makeRouteUrlOf(settings.baseUrl) }
+}
+
+/**
+ * Names the server span of each request the API app serves `{method} {route template}`. A host
+ * serving the app on a listener of its own (`HttpRouter.serve`) provides it to that listener,
+ * whose requests are traced before they reach the app; a web handler's requests get it from the app.
+ */
+export const layerAppSpanNames = (settings: ServiceSettings) => {
+  const { routes, routeUrlOf } = appRoutes(settings)
+  return layerSpanNames(routes, routeUrlOf)
+}
+
 /**
  * Every route of signcraft as an `HttpRouter` app layer, over a given database.
  * Serve it with `HttpRouter.serve` or turn it into a web handler with {@link makeWebHandler}.
@@ -229,19 +255,9 @@ export const layerApp = (
     Layer.provide(layerMiddleware)
   )
   const worker = options.deliveryWorker === undefined ? Layer.empty : layerDeliveryLoop(options.deliveryWorker)
-  const location = agentLocation(options.settings.baseUrl, options.settings.mcpUrl)
+  const { location, routes, agentPath, routeUrlOf } = appRoutes(options.settings)
   // Without MCP_URL the agent endpoint is served here, at `{base_url}/mcp`.
   const agent = location.separateOrigin ? Layer.empty : layerAgentRoutes(location, agentTools)
-  const routes = [
-    ...apiRouteTable(SigncraftApi),
-    ...docsRouteTable(options.settings),
-    ...metricsRouteTable(options.settings),
-    ...oauthRouteTable,
-    ...(location.separateOrigin ? [] : agentRouteTable(location))
-  ]
-  const agentPath = location.separateOrigin ? undefined : location.path
-  // The base URL's path is taken off every request here and in the fast reads, so the routes stay unprefixed.
-  const routeUrlOf = makeRouteUrlOf(options.settings.baseUrl)
   return Layer.mergeAll(
     api,
     layerDocs,

@@ -1,6 +1,6 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { layerAgentApp, layerApp, layerDatabase, type RequestLogger, Settings } from "@signcraft/core"
-import { type FastReadsSlot, makeMetrics } from "@signcraft/core/internal"
+import { type FastReadsSlot, layerAppSpanNames, makeMetrics } from "@signcraft/core/internal"
 import { type Duration, Effect, Layer } from "effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServer from "effect/http/HttpServer"
@@ -95,7 +95,10 @@ export const layerServer = (config: ServerConfig, options: ServeOptions = {}) =>
   // The hottest reads are answered before a request is built for the framework (see fastReads).
   const fastReads: FastReadsSlot = { answer: undefined }
   const app = layerApp({ settings: config.settings, log, deliveryWorker: { log }, fastReads, ...(metrics === undefined ? {} : { metrics }) }, database)
-  const routes = HttpRouter.serve(app, { disableLogger: true, disableListenLog: true })
+  // A traced request's span is made before the app sees it, so the listener itself names it.
+  const routes = HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provide(layerAppSpanNames(config.settings))
+  )
   const listener = NodeHttpServer.layer(() => createDrainingServer(fastReads), {
     port: config.port,
     host: config.host,
