@@ -49,8 +49,8 @@ describe.each(databaseVariants())("the server in operation ($name database)", (v
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
       SIGNCRAFT_ENV: "test"
     })
-    await waitForHealthy(`${base}/healthz`, () => {}, 90_000)
-  }, 120_000)
+    await waitForHealthy(`${base}/healthz`, () => {}, 150_000)
+  }, 180_000)
 
   afterAll(async () => {
     release()
