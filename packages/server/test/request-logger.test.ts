@@ -45,7 +45,7 @@ describe("requestLoggerFor", () => {
 
   it("writes one line of text for people when asked, and by default on a terminal", async () => {
     for (const text of [await written("text", false, line), await written(undefined, true, line)]) {
-      expect(text).toMatch(/^\d{4}-\d\d-\d\dT\S+ INFO  GET \/api\/v3\/stores\/me 200 1\.5ms req_1 store_id=7\n$/)
+      expect(text).toMatch(/^\d{4}-\d\d-\d\dT\S+ INFO {2}GET \/api\/v3\/stores\/me 200 1\.5ms req_1 store_id=7\n$/)
     }
   })
 })

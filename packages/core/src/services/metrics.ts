@@ -49,6 +49,12 @@ interface HistogramSeries {
   max: number
 }
 
+// One route's and method's latencies, and its request counts by status.
+interface MethodSeries {
+  readonly latency: HistogramSeries
+  readonly statuses: Map<number, { count: number }>
+}
+
 const newHistogram = (): HistogramSeries => ({
   buckets: new Float64Array(LATENCY_BOUNDARIES.length + 1),
   count: 0,
@@ -105,17 +111,22 @@ export const makeMetrics = (): MetricsRecorder => {
     return series
   }
 
-  const requests = new Map<string, { count: number }>()
-  const latencies = new Map<string, HistogramSeries>()
+  // Series by route, then method, then status: the route templates and methods are the same
+  // string objects on every request, so each lookup hashes nothing new and concatenates nothing.
+  const byRoute = new Map<string, Map<string, MethodSeries>>()
   const refusals = new Map<string, { count: number }>()
   const replays = new Map<string, { count: number }>()
   const deliveries = new Map<DeliveryOutcome, { count: number }>()
 
-  const latencyOf = (route: string, method: string): HistogramSeries => {
-    const key = `${method} ${route}`
-    const known = latencies.get(key)
+  const methodSeries = (route: string, method: string): MethodSeries => {
+    let methods = byRoute.get(route)
+    if (methods === undefined) {
+      methods = new Map()
+      byRoute.set(route, methods)
+    }
+    const known = methods.get(method)
     if (known !== undefined) return known
-    const series = newHistogram()
+    const latency = newHistogram()
     Metric.registerUnsafe(
       Metric.histogram("signcraft_http_request_duration_seconds", {
         description: "Time to answer a request, by route template and method.",
@@ -123,10 +134,22 @@ export const makeMetrics = (): MetricsRecorder => {
         attributes: { route, method }
       }),
       registry,
-      { get: () => histogramState(series), update: unchanged, modify: unchanged }
+      { get: () => histogramState(latency), update: unchanged, modify: unchanged }
     )
-    latencies.set(key, series)
+    const series: MethodSeries = { latency, statuses: new Map() }
+    methods.set(method, series)
     return series
+  }
+  const statusSeries = (route: string, method: string, series: MethodSeries, status: number) => {
+    const known = series.statuses.get(status)
+    if (known !== undefined) return known
+    const counter = counterSeries("signcraft_http_requests_total", "Requests answered, by route template, method and status.", {
+      route,
+      method,
+      status: String(status)
+    })
+    series.statuses.set(status, counter)
+    return counter
   }
   const counted = (map: Map<string, { count: number }>, key: string, make: () => { count: number }) => {
     const known = map.get(key)
@@ -145,11 +168,9 @@ export const makeMetrics = (): MetricsRecorder => {
 
   return {
     request: (route, method, status, seconds) => {
-      const statusText = String(status)
-      counted(requests, `${method} ${route} ${statusText}`, () =>
-        counterSeries("signcraft_http_requests_total", "Requests answered, by route template, method and status.", { route, method, status: statusText })
-      ).count += 1
-      observe(latencyOf(route, method), seconds)
+      const series = methodSeries(route, method)
+      statusSeries(route, method, series, status).count += 1
+      observe(series.latency, seconds)
       if (status === 429) {
         counted(refusals, route, () =>
           counterSeries("signcraft_rate_limit_refusals_total", "Requests refused by a rate limit (429), by route template.", { route })

@@ -29,7 +29,7 @@ interface OtlpValue {
   readonly boolValue?: boolean
 }
 
-const valueOf = (value: OtlpValue): string | number | boolean =>
+const attributeValue = (value: OtlpValue): string | number | boolean =>
   value.stringValue ?? (value.intValue === undefined ? undefined : Number(value.intValue)) ?? value.doubleValue ?? value.boolValue ?? ""
 
 interface OtlpExport {
@@ -69,7 +69,7 @@ export const startOtlpCollector = async (): Promise<OtlpCollector> => {
               parentSpanId: span.parentSpanId === "" ? undefined : span.parentSpanId,
               name: span.name,
               kind: span.kind,
-              attributes: Object.fromEntries((span.attributes ?? []).map((attribute) => [attribute.key, valueOf(attribute.value)]))
+              attributes: Object.fromEntries((span.attributes ?? []).map((attribute) => [attribute.key, attributeValue(attribute.value)]))
             })
           }
         }
