@@ -145,7 +145,7 @@ export const makeFastReads = (log: RequestLogger, agentPath: string | undefined,
         : ifNoneMatchHits(single(headers["if-none-match"]), document.etag)
         ? answer(304, pricingReadHeaders(document.etag), "", info)
         : answer(200, { ...JSON_CONTENT, ...pricingReadHeaders(document.etag) }, pricingBody(document, shell), info)
-      frame.logAnswer(log, info, {
+      frame.recordAnswer(log, info, {
         method,
         template: isMe ? me.path : pricing.path,
         pathname,

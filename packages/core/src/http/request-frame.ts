@@ -88,7 +88,7 @@ export const makeRequestFrame = (settings: ServiceSettings, agentPath: string | 
    * Writes the request's log line (no headers, no query: no secrets) and an error line for a 5xx,
    * and counts it in the metrics when they are on.
    */
-  const logAnswer = (log: RequestLogger, info: RequestInfo, answered: AnsweredRequest) => {
+  const recordAnswer = (log: RequestLogger, info: RequestInfo, answered: AnsweredRequest) => {
     const { method, status } = answered
     const durationMs = performance.now() - answered.startedAt
     // Every 5xx leaves an error line with its request id and cause, wherever it was rendered.
@@ -114,5 +114,5 @@ export const makeRequestFrame = (settings: ServiceSettings, agentPath: string | 
     }
   }
 
-  return { begin, closingHeaders, logAnswer }
+  return { begin, closingHeaders, recordAnswer }
 }

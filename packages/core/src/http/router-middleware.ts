@@ -171,7 +171,7 @@ export const layerRouterMiddleware = (
         const normalised = normaliseFrameworkError(response, info, settings.maxBodyBytes)
         const answered = info.responseHeaders.size === 0 ? normalised : HttpServerResponse.setHeaders(normalised, info.responseHeaders)
         const final = HttpServerResponse.setHeaders(answered, frame.closingHeaders(info))
-        frame.logAnswer(log, info, {
+        frame.recordAnswer(log, info, {
           method: request.method,
           template: started.served ? templateOf(request.method, request.url) : undefined,
           pathname,
