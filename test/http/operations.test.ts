@@ -53,7 +53,7 @@ describe.each(databaseVariants())("operations ($name database)", (variant) => {
       { log: (line) => lines.push(line) }
     )
     await app.call("GET", "/healthz")
-  }, 120_000)
+  }, 240_000)
   afterAll(async () => {
     await app.dispose()
     await db.cleanup()
