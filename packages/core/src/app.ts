@@ -3,7 +3,7 @@ import { HttpMiddleware, HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { SigncraftApi } from "./http/api/index.js"
-import { layerDocs } from "./http/docs.js"
+import { layerDocsWith, type ToolCatalogueEntry } from "./http/docs.js"
 import { OperatorHandlers } from "./http/handlers/operator.js"
 import { SystemHandlers } from "./http/handlers/system.js"
 import { V2CustomisersHandlers } from "./http/handlers/v2-customisers.js"
@@ -145,6 +145,14 @@ const layerHandlers = Layer.mergeAll(
   StorefrontFormsHandlers
 )
 
+// The documentation's view of a tool: what it is called, what it needs and how it behaves.
+const catalogueEntryOf = (tool: (typeof agentTools)[number]): ToolCatalogueEntry => ({
+  name: tool.name,
+  description: tool.description,
+  scopes: tool.scopes,
+  ...tool.hints
+})
+
 /** Options for building the app. */
 export interface AppOptions {
   readonly settings: ServiceSettings
@@ -165,6 +173,11 @@ export interface AppOptions {
    * origin) passes one to both.
    */
   readonly metrics?: MetricsRecorder
+  /**
+   * An API key for the try-it console of `/docs`, honoured only in `development` on a loopback
+   * base URL (the reference server passes the demo key it has just printed).
+   */
+  readonly docsTryItKey?: string
 }
 
 /** The recorder an app counts into: the host's, its own when `METRICS_TOKEN` is set, else none (nothing counted). */
@@ -260,7 +273,7 @@ export const layerApp = (
   const agent = location.separateOrigin ? Layer.empty : layerAgentRoutes(location, agentTools)
   return Layer.mergeAll(
     api,
-    layerDocs,
+    layerDocsWith(agentTools.map(catalogueEntryOf), options.docsTryItKey),
     layerMetricsRoute,
     layerOAuthRoutes,
     agent,

@@ -40,6 +40,7 @@ export const CONFIG_VARIABLES = [
   "SECRETS_KEY",
   "TRUST_PROXY",
   "SIGNCRAFT_DISABLE",
+  "OAUTH_ISS_PARAMETER",
   "METRICS_TOKEN",
   "LOG_FORMAT",
   "OTEL_EXPORTER_OTLP_ENDPOINT",
@@ -271,6 +272,8 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
   if ("fault" in trustProxy) fail("TRUST_PROXY", trustProxy.fault, trustProxyValue ?? "")
   const disabled = parseDisabledParts(raw("SIGNCRAFT_DISABLE") ?? "")
   if ("fault" in disabled) fail("SIGNCRAFT_DISABLE", disabled.fault, raw("SIGNCRAFT_DISABLE") ?? "")
+  const issValue = raw("OAUTH_ISS_PARAMETER") ?? "false"
+  if (issValue !== "true" && issValue !== "false") fail("OAUTH_ISS_PARAMETER", "true or false", issValue)
   const corsOrigins = readCorsOrigins(raw("CORS_ORIGINS"), (value) => fail("CORS_ORIGINS", "`*` or a comma list of origins such as https://shop.example", value))
 
   if (
@@ -301,7 +304,8 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     corsOrigins,
     secretsKey,
     trustProxy: "fault" in trustProxy ? TRUST_NO_PROXY : trustProxy,
-    disable: "fault" in disabled ? [] : disabled.parts
+    disable: "fault" in disabled ? [] : disabled.parts,
+    oauthIssParameter: issValue === "true"
   })
   // Production refuses to start without HTTPS, a SECRETS_KEY and a long operator token (§5.6).
   const faults = productionFaults(settings)

@@ -1,7 +1,7 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { layerAgentApp, layerApp, layerDatabase, type RequestLogger, Settings } from "@signcraft/core"
+import { layerAgentApp, layerApp, layerDatabase, oauth, type RequestLogger, Settings } from "@signcraft/core"
 import { type FastReadsSlot, layerAppSpanNames, makeMetrics } from "@signcraft/core/internal"
-import { type Duration, Effect, Layer } from "effect"
+import { type Duration, Effect, Layer, Option } from "effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServer from "effect/http/HttpServer"
 import { bannerLines } from "./banner.js"
@@ -68,6 +68,15 @@ export const textRequestLogger = (output: LineOutput): RequestLogger => (line) =
 export const requestLoggerFor = (format: LogFormat | undefined, output: LineOutput, isTerminal: boolean): RequestLogger =>
   (format ?? (isTerminal ? "text" : "json")) === "text" ? textRequestLogger(output) : requestLogger(output)
 
+// A listener on a loopback address serves this machine alone; HOST is an address, so IPv6 is bare.
+const listensOnLoopback = (host: string): boolean => oauth.isLoopbackHost(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host)
+
+// The demo key just printed, for /docs to fill in; none when this start seeded nothing or the
+// listener is reachable from other machines (the app also checks environment and base URL).
+const docsTryItKey = (config: ServerConfig) =>
+  Effect.map(Effect.service(DemoSeed), (demo) =>
+    Option.isSome(demo) && listensOnLoopback(config.host) ? demo.value.apiKey : undefined)
+
 const layerBanner = (config: ServerConfig, output: LineOutput) =>
   Layer.effectDiscard(Effect.gen(function*() {
     const server = yield* HttpServer.HttpServer
@@ -94,7 +103,16 @@ export const layerServer = (config: ServerConfig, options: ServeOptions = {}) =>
   const metrics = config.settings.metricsToken === undefined ? undefined : makeMetrics()
   // The hottest reads are answered before a request is built for the framework (see fastReads).
   const fastReads: FastReadsSlot = { answer: undefined }
-  const app = layerApp({ settings: config.settings, log, deliveryWorker: { log }, fastReads, ...(metrics === undefined ? {} : { metrics }) }, database)
+  const app = Layer.unwrap(Effect.map(docsTryItKey(config), (key) =>
+    layerApp({
+      settings: config.settings,
+      log,
+      deliveryWorker: { log },
+      fastReads,
+      ...(metrics === undefined ? {} : { metrics }),
+      ...(key === undefined ? {} : { docsTryItKey: key })
+    }, database)
+  ))
   // A traced request's span is made before the app sees it, so the listener itself names it.
   const routes = HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provide(layerAppSpanNames(config.settings))

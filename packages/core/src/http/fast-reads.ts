@@ -1,10 +1,10 @@
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { ifNoneMatchHits } from "../domain/etag.js"
 import { envelopeOf } from "../presenters/envelope.js"
 import { pricingReadHeaders } from "../presenters/pricing-read.js"
 import { storeMeView } from "../presenters/store.js"
 import { type ApiKeyPrincipal, Credentials } from "../services/credentials.js"
-import type { Store } from "../services/identity.js"
+import type { Store } from "../domain/principal.js"
 import { PricingCache } from "../services/pricing-cache.js"
 import { Metrics } from "../services/metrics.js"
 import { RateLimiter } from "../services/rate-limiter.js"
@@ -69,6 +69,8 @@ export const makeFastReads = (log: RequestLogger, agentPath: string | undefined,
     const credentials = yield* Credentials
     const limiter = yield* RateLimiter
     const pricingCache = yield* PricingCache
+    // The same clock the full path reads, so a key it verified is trusted here for the same second.
+    const clock = yield* Clock.Clock
     const frame = makeRequestFrame(settings, agentPath, yield* Metrics)
     const checks = makeHeldKeyChecks(settings, credentials, limiter)
     const me = SigncraftApi.groups.v3Stores.endpoints.me
@@ -126,7 +128,7 @@ export const makeFastReads = (log: RequestLogger, agentPath: string | undefined,
         : undefined
       if (!isMe && customiserId === undefined) return undefined
       const startedAt = performance.now()
-      const now = Date.now()
+      const now = clock.currentTimeMillisUnsafe()
       // What the answer needs, looked at before any token is spent: falling back afterwards
       // would spend them twice.
       const principal = credentials.verifiedUnsafe(authorization.slice(BEARER.length), now)

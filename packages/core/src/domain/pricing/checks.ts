@@ -1,45 +1,10 @@
 import { Schema, type SchemaAST } from "effect"
+import { type FieldErrorAnnotations, fieldErrorAnnotations } from "../field-error.js"
 
 /**
  * Schema checks that carry the FieldError `code` they fail with, so turning a schema issue into a
  * problem-document item never has to guess from message text.
  */
-
-/** Annotation key under which a check stores its FieldError code (and allowed values for enums). */
-export const fieldErrorAnnotationKey = "signcraft/fieldError"
-
-/** What a failed check reports besides its message. */
-export interface FieldErrorAnnotation {
-  readonly code: string
-  readonly allowedValues?: ReadonlyArray<string>
-}
-
-const isStringArray = (value: unknown): value is ReadonlyArray<string> =>
-  Array.isArray(value) && value.every((item) => typeof item === "string")
-
-/** Reads the FieldError annotation back from a check's (or issue's) annotations, if it has one. */
-export const readFieldErrorAnnotation = (annotations: unknown): FieldErrorAnnotation | undefined => {
-  if (typeof annotations !== "object" || annotations === null) return undefined
-  const value: unknown = Reflect.get(annotations, fieldErrorAnnotationKey)
-  if (typeof value !== "object" || value === null) return undefined
-  const code: unknown = Reflect.get(value, "code")
-  if (typeof code !== "string") return undefined
-  const allowedValues: unknown = Reflect.get(value, "allowedValues")
-  return isStringArray(allowedValues) ? { code, allowedValues } : { code }
-}
-
-// A type alias, not an interface: Effect's annotation types carry an index signature.
-/** Annotations for a check or issue: a human message plus the FieldError code. */
-export type FieldErrorAnnotations = {
-  readonly message: string
-  readonly [fieldErrorAnnotationKey]: FieldErrorAnnotation
-}
-
-/** Builds annotations for a check or issue: a human message plus the FieldError code. */
-export const fieldErrorAnnotations = (message: string, annotation: FieldErrorAnnotation): FieldErrorAnnotations => ({
-  message,
-  [fieldErrorAnnotationKey]: annotation
-})
 
 type Predicate = (input: unknown) => boolean
 
@@ -52,7 +17,11 @@ export const predicateOf = (filter: SchemaAST.Filter<never>): Predicate | undefi
 
 // Predicates take `unknown` and test the type themselves, so one function serves both the
 // schema check (which only ever sees the declared type) and the registry above.
-const makeCheck = <T>(predicate: Predicate, annotations: FieldErrorAnnotations, abort = false): SchemaAST.Filter<T> => {
+const makeCheck = <T>(
+  predicate: Predicate,
+  annotations: FieldErrorAnnotations & Schema.Annotations.Filter,
+  abort = false
+): SchemaAST.Filter<T> => {
   const filter = Schema.makeFilter<T>(predicate, annotations, abort)
   predicates.set(filter, predicate)
   return filter
@@ -101,9 +70,13 @@ export const isOneOf = (allowed: ReadonlyArray<string>) => {
   const members = new Set<unknown>(allowed)
   return makeCheck<string>(
     (s) => members.has(s),
-    fieldErrorAnnotations(`Must be one of ${allowed.map((v) => `"${v}"`).join(", ")}.`, {
-      code: "unsupported_value",
-      allowedValues: allowed
-    })
+    {
+      ...fieldErrorAnnotations(`Must be one of ${allowed.map((v) => `"${v}"`).join(", ")}.`, {
+        code: "unsupported_value",
+        allowedValues: allowed
+      }),
+      // The JSON Schema shows the closed set, so generated clients type it as a union.
+      toJsonSchema: () => ({ enum: [...allowed] })
+    }
   )
 }

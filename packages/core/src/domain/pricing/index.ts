@@ -5,14 +5,16 @@ export {
   type FieldErrorAnnotations,
   fieldErrorAnnotationKey,
   fieldErrorAnnotations,
+  readFieldErrorAnnotation
+} from "../field-error.js"
+export {
   isAtLeast,
   isAtMost,
   isFiniteNumber,
   isMinLengthString,
   isOneOf,
   isWholeNumber,
-  predicateOf,
-  readFieldErrorAnnotation
+  predicateOf
 } from "./checks.js"
 export {
   EMPTY_PRICING_CONTENT,
@@ -51,7 +53,7 @@ export {
   identitiesOf,
   restorePricingIds
 } from "./identities.js"
-export { issueToFieldErrors } from "./issues.js"
+export { issueToFieldErrors } from "../schema-issues.js"
 export { type LegacySpellings, sizingStrategyKey } from "./legacy-spellings.js"
 export { LINE_KEYS, MAX_LINES, checkLineKeys } from "./line-keys.js"
 export {
@@ -78,10 +80,10 @@ export {
   type PricingV2ToV3Result,
   type PricingV3ToV2Context,
   pricingHeaderV3,
-  pricingV2ToV3,
-  pricingV3ToV2,
   withPricingHeaderV3
 } from "./translate-pricing.js"
+// The public translators check their input's shape: an embedder may hand them anything.
+export { pricingV2ToV3, pricingV3ToV2 } from "./translate-untrusted.js"
 export { type PricingValidationV2, validatePricingV2 } from "./validate-v2.js"
 export { type PricingValidationV3, validatePricingV3 } from "./validate-v3.js"
 export {

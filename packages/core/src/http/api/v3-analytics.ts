@@ -1,28 +1,10 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { ANALYTICS_PERIODS } from "../../domain/analytics/period.js"
+import { AnalyticsSummaryV3 } from "../../domain/analytics/summary-view.js"
 import { RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, RequestFailures } from "../middleware/definitions.js"
 import { Envelope } from "../wire.js"
 import { refuseUnknownMembers } from "./parse-options.js"
-
-/** A revenue bucket: one native currency (null for malformed stored codes), never converted. */
-export const RevenueBucketV3 = Schema.Struct({
-  currency: Schema.NullOr(Schema.String),
-  amount: Schema.Int,
-  order_count: Schema.Int
-}).annotate({ identifier: "RevenueBucket" })
-
-/** `analytics_summary`: counts and revenue over a half-open window of whole UTC days. */
-export const AnalyticsSummaryV3 = Schema.Struct({
-  object: Schema.Literal("analytics_summary"),
-  period: Schema.Literals(ANALYTICS_PERIODS),
-  starts_at: Schema.String,
-  ends_before: Schema.String,
-  order_count: Schema.Int,
-  product_count: Schema.Int,
-  revenue: Schema.Array(RevenueBucketV3)
-}).annotate({ identifier: "AnalyticsSummary" })
 
 /** v3 analytics. */
 export class V3AnalyticsApi extends HttpApiGroup.make("v3Analytics")

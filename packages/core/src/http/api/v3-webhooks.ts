@@ -1,30 +1,12 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { CreatedWebhookSubscriptionV3, WebhookSubscriptionV3 } from "../../domain/webhooks/subscription-view.js"
 import { WebhookTopicSchema } from "../../domain/webhooks/topics.js"
 import { AnswerCarriesSecret, Idempotency, RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, IdempotentWrites, RequestFailures } from "../middleware/definitions.js"
 import { CollectionEnvelope, Envelope } from "../wire.js"
 import { refuseUnknownMembers } from "./parse-options.js"
 import { ResourceIdParam } from "../resource-id.js"
-
-/** A v3 webhook subscription; the signing secret is never part of a read. */
-export const WebhookSubscriptionV3 = Schema.Struct({
-  object: Schema.Literal("webhook_subscription"),
-  id: Schema.Int,
-  topic: Schema.String,
-  url: Schema.String,
-  status: Schema.String,
-  created_at: Schema.String,
-  updated_at: Schema.String
-}).annotate({ identifier: "WebhookSubscription" })
-
-/** The subscription as created: the only time its signing secret is shown. */
-export const CreatedWebhookSubscriptionV3 = Schema.Struct({
-  ...WebhookSubscriptionV3.fields,
-  secret: Schema.String.annotate({
-    description: "Signing secret (HMAC-SHA256 key of x-webhook-signature). Shown only in this response: store it now."
-  })
-}).annotate({ identifier: "CreatedWebhookSubscription" })
 
 /** The answer to a deletion. */
 export const DeletedWebhookSubscription = Schema.Struct({
