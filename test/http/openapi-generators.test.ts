@@ -75,12 +75,16 @@ describe("the public OpenAPI document, for generators", () => {
     expect(text).toContain('"letter_pricing_method":{"anyOf":[{"type":"string","enum":["material_length","fixed_letter"]},{"type":"null"}]}')
   })
 
-  it("types every path id as an integer", () => {
+  it("types every path id as an integer, and an event id (evt_…) as a string", () => {
     const ids = operations().flatMap(({ id, operation }) =>
       (operation.parameters ?? []).filter((parameter) => parameter.in === "path").map((parameter) => ({ id, parameter }))
     )
     expect(ids.length).toBeGreaterThan(10)
-    for (const { id, parameter } of ids) expect(parameter.schema?.type, `${id} ${parameter.name}`).toBe("integer")
+    // An event's id is the x-webhook-id of its deliveries (`evt_` and digits): a string.
+    for (const { id, parameter } of ids) {
+      if (parameter.name === "event_id") expect(parameter.schema?.type, `${id} ${parameter.name}`).toBe("string")
+      else expect(parameter.schema?.type, `${id} ${parameter.name}`).toBe("integer")
+    }
   })
 
   it("gives every operation a summary, and every key-authenticated one the scopes it needs", () => {

@@ -19,7 +19,9 @@ const WRITES = new Set(["post", "put", "patch"])
 // The one write that carries no body: it acts on the delivery its path names.
 const BODILESS_WRITES = [
   "post /api/v3/webhook-subscriptions/{webhook_id}/rotate-secret",
-  "post /api/v3/webhook-subscriptions/{webhook_id}/deliveries/{delivery_id}/redeliver"
+  "post /api/v3/webhook-subscriptions/{webhook_id}/deliveries/{delivery_id}/redeliver",
+  "post /api/v3/webhook-subscriptions/{webhook_id}/events/{event_id}/resend",
+  "post /api/v3/webhook-subscriptions/{webhook_id}/test"
 ]
 
 const [embedded] = databaseVariants()

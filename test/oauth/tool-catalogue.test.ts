@@ -125,6 +125,10 @@ describe.each(databaseVariants())("the tool catalogue: every tool's output again
   it("calls every listed tool and validates what it answers against its outputSchema, with all three hints declared", async () => {
     const store = await furnishedStore()
     const listed: ReadonlyArray<ListedTool> = (await app.mcp(store.token, "tools/list")).body.result.tools
+    // The newest of the Store's events (its order's order:created), for get_event.
+    const events = (await callTool(store.token, "list_events", { limit: 1 })).structuredContent as { events: ReadonlyArray<{ id: string }> }
+    const eventId = events.events[0]?.id
+    expect(eventId).toMatch(/^evt_\d+$/)
     // One call per tool, in an order where each still finds what it needs (the deletion last).
     const calls: Record<string, Record<string, unknown>> = {
       get_store: {},
@@ -140,6 +144,9 @@ describe.each(databaseVariants())("the tool catalogue: every tool's output again
       get_product: { product_id: store.productId },
       list_quotes: {},
       list_webhook_subscriptions: {},
+      list_events: { limit: 5 },
+      get_event: { event_id: eventId },
+      list_webhook_deliveries: { webhook_id: store.subscriptionId },
       create_webhook_subscription: { topic: "product:created", url: "http://127.0.0.1:9/other" },
       update_webhook_subscription: { webhook_id: store.subscriptionId, url: "http://127.0.0.1:9/moved" },
       delete_webhook_subscription: { webhook_id: store.subscriptionId }

@@ -19,14 +19,14 @@ export interface ExampleAnswer {
 }
 
 // Members of example bodies that name resources: the run's own ids go in their place.
-const ID_MEMBERS = new Set(["integration_id", "product_id", "customiser_id", "order_id", "webhook_id", "delivery_id"])
+const ID_MEMBERS = new Set(["integration_id", "product_id", "customiser_id", "order_id", "webhook_id", "delivery_id", "event_id"])
 
-const withIds = (value: unknown, ids: ReadonlyMap<string, number>, hookUrl: string): unknown => {
+const withIds = (value: unknown, ids: ReadonlyMap<string, number | string>, hookUrl: string): unknown => {
   if (Array.isArray(value)) return value.map((member) => withIds(member, ids, hookUrl))
   if (typeof value !== "object" || value === null) return value
   return Object.fromEntries(
     Object.entries(value).map(([key, member]) => {
-      if (ID_MEMBERS.has(key) && typeof member === "number") return [key, ids.get(key) ?? member]
+      if (ID_MEMBERS.has(key) && (typeof member === "number" || typeof member === "string")) return [key, ids.get(key) ?? member]
       // Deliveries go to a receiver on this machine, not to the example's public host.
       if (key === "url" && typeof member === "string") return [key, hookUrl]
       return [key, withIds(member, ids, hookUrl)]
@@ -35,11 +35,11 @@ const withIds = (value: unknown, ids: ReadonlyMap<string, number>, hookUrl: stri
 }
 
 // The id of the resource an answer holds (`data`), or of the first of a collection's.
-const firstId = (body: unknown): number | undefined => {
+const firstId = (body: unknown): number | string | undefined => {
   const data: unknown = typeof body === "object" && body !== null ? Reflect.get(body, "data") : undefined
   const item: unknown = Array.isArray(data) ? data[0] : data
   const id: unknown = typeof item === "object" && item !== null ? Reflect.get(item, "id") : undefined
-  return typeof id === "number" ? id : undefined
+  return typeof id === "number" || typeof id === "string" ? id : undefined
 }
 
 // Which id an operation's answer introduces, for the operations after it.
@@ -47,7 +47,8 @@ const CREATES: Readonly<Record<string, string>> = {
   "v3Commerce.createProduct": "product_id",
   "v3Commerce.createOrder": "order_id",
   "v3Webhooks.createSubscription": "webhook_id",
-  "v3Webhooks.listDeliveries": "delivery_id"
+  "v3Webhooks.listDeliveries": "delivery_id",
+  "v3Events.listEvents": "event_id"
 }
 
 /**
@@ -67,7 +68,7 @@ export const runExamples = async (database: DatabaseConfig, operations: Readonly
     const customiserId = await app.seedCustomiser(storeId)
     const integration = await app.operator("POST", `/stores/${storeId}/integrations`, { create_product_url: integrator.url })
     integrator.useSecret(String(integration.body.signing_secret))
-    const ids = new Map<string, number>([["customiser_id", customiserId], ["integration_id", Number(integration.body.id)]])
+    const ids = new Map<string, number | string>([["customiser_id", customiserId], ["integration_id", Number(integration.body.id)]])
     const hookPath = "/hooks/examples"
     const byId = new Map(operations.map((operation) => [operation.operationId, operation]))
     const answers: Array<ExampleAnswer> = []

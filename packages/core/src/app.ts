@@ -17,6 +17,7 @@ import { V3CommerceHandlers } from "./http/handlers/v3-commerce.js"
 import { StorefrontFormsHandlers } from "./http/handlers/storefront-forms.js"
 import { V2WebhooksHandlers } from "./http/handlers/v2-webhooks.js"
 import { V3QuotesHandlers } from "./http/handlers/v3-quotes.js"
+import { V3EventsHandlers } from "./http/handlers/v3-events.js"
 import { V3WebhooksHandlers } from "./http/handlers/v3-webhooks.js"
 import { ApiKeyAuth, RequestFailures } from "./http/middleware/definitions.js"
 import {
@@ -64,12 +65,15 @@ import { type DeliveryWorkerOptions, layerDeliveryLoop } from "./services/delive
 import { OutboundHttp } from "./services/outbound-http.js"
 import { Quotes } from "./services/quotes.js"
 import { WebhookDeliveries } from "./services/webhook-deliveries.js"
+import { WebhookEvents } from "./services/webhook-events.js"
+import { WebhookReplay } from "./services/webhook-replay.js"
 import { WebhookSubscriptions } from "./services/webhook-subscriptions.js"
 import { SecretBox } from "./services/secret-box.js"
 import { sealPlaintextSecrets } from "./services/secrets-at-rest.js"
 
-/** Webhook subscriptions, the delivery queue and quotes (need `Settings` for the URL policy). */
-export const layerWebhookServices = Layer.mergeAll(WebhookSubscriptions.layer, WebhookDeliveries.layer, Quotes.layer).pipe(
+/** Webhook subscriptions, the delivery queue, events, replays and quotes (need `Settings` for the URL policy). */
+export const layerWebhookServices = Layer.mergeAll(WebhookReplay.layer, WebhookEvents.layer, Quotes.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(WebhookSubscriptions.layer, WebhookDeliveries.layer)),
   Layer.provideMerge(Layer.mergeAll(DeliveryUrlGuard.layer, Outbox.layer))
 )
 
@@ -140,6 +144,7 @@ const layerHandlers = Layer.mergeAll(
   OperatorCommerceHandlers,
   StorefrontDesignsHandlers,
   V3WebhooksHandlers,
+  V3EventsHandlers,
   V3QuotesHandlers,
   V2WebhooksHandlers,
   StorefrontFormsHandlers

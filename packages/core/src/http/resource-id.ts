@@ -1,5 +1,6 @@
 import { Schema, type SchemaAST, type SchemaIssue, SchemaTransformation } from "effect"
 import { ResourceId } from "../domain/resource-id.js"
+import { eventIdOfWebhookId, WEBHOOK_ID_PATTERN, webhookIdOf } from "../domain/webhooks/webhook-id.js"
 
 /** Decimal digits with no sign, leading zero, exponent or hex: `0x3`, `1e2` and `01` name nothing. */
 export const DECIMAL_ID = /^[1-9]\d{0,15}$/
@@ -29,6 +30,13 @@ export const resourceIdParamNames = (params: Schema.Top | undefined): ReadonlyAr
     typeof annotationsOf(property.type)?.[RESOURCE_ANNOTATION] === "string" ? [String(property.name)] : []
   )
 }
+
+/** A path segment holding an event's id, the x-webhook-id of its deliveries (`evt_…`); any other shape answers 404 like an unknown event. */
+export const EventIdParam = Schema.String.check(
+  Schema.isPattern(WEBHOOK_ID_PATTERN, { [RESOURCE_ANNOTATION]: "event", expected: "the id of an event (evt_…)" })
+).pipe(
+  Schema.decodeTo(ResourceId, SchemaTransformation.transform({ decode: (segment) => eventIdOfWebhookId(segment) ?? 0, encode: webhookIdOf }))
+)
 
 /** The resource named by the path parameter a decoding issue is about, if any. */
 export const resourceOfIssue = (issue: SchemaIssue.Issue): string | undefined => {

@@ -2,7 +2,7 @@ import { Context, Metric } from "effect"
 import { PrometheusMetrics } from "effect/observability"
 
 /** What became of one delivery attempt: delivered, to be retried, or given up. */
-export type DeliveryOutcome = "delivered" | "retry" | "gave_up"
+export type DeliveryOutcome = "delivered" | "retry" | "gave_up" | "disabled"
 
 /** Figures read from the database when metrics are scraped, rather than counted as they change. */
 export interface ScrapedFigures {

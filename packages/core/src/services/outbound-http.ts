@@ -1,5 +1,5 @@
 import { Context, Data, Effect, Layer, Result } from "effect"
-import { Agent as HttpAgent, type IncomingHttpHeaders, type IncomingMessage, request as httpRequest } from "node:http"
+import { type ClientRequest, Agent as HttpAgent, type IncomingHttpHeaders, type IncomingMessage, request as httpRequest } from "node:http"
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https"
 import type { LookupFunction } from "node:net"
 import { allowsLoopback, checkDeliveryUrl, type DeliveryUrlFault } from "../domain/delivery-url.js"
@@ -37,6 +37,8 @@ export interface OutboundResponse {
   readonly status: number
   readonly body: string
   readonly bodyRead: "whole" | "capped" | "broken"
+  /** The answer's `Retry-After` header, when it carried one. */
+  readonly retryAfter?: string
 }
 
 /** One POST of a JSON body. */
@@ -149,29 +151,40 @@ export const makeExchange = (policy: OutboundPolicy, agents: OutboundAgents, tim
       clearTimeout(timer)
       resume(outcome)
     }
-    const req = (secure ? httpsRequest : httpRequest)(url, {
-      method,
-      agent: secure ? agents.https : agents.http,
-      headers: {
-        "user-agent": USER_AGENT,
-        ...headers,
-        ...(body === undefined ? {} : { "content-length": String(body.length) })
-      },
-      ...(policy.lookup === undefined ? {} : { lookup: policy.lookup })
-    }, (response) => {
-      readBody(response, limit).then((read) =>
-        finish(Effect.succeed({ status: response.statusCode ?? 0, headers: response.headers, ...read }))
-      )
-    })
+    const send = (onFreshSocket: boolean): ClientRequest => {
+      const sent = (secure ? httpsRequest : httpRequest)(url, {
+        method,
+        agent: secure ? agents.https : agents.http,
+        headers: {
+          "user-agent": USER_AGENT,
+          ...headers,
+          ...(body === undefined ? {} : { "content-length": String(body.length) })
+        },
+        ...(policy.lookup === undefined ? {} : { lookup: policy.lookup })
+      }, (response) => {
+        readBody(response, limit).then((read) =>
+          finish(Effect.succeed({ status: response.statusCode ?? 0, headers: response.headers, ...read }))
+        )
+      })
+      sent.on("error", (error: NodeJS.ErrnoException) => {
+        // A kept-alive socket the receiver closed while idle resets before any answer: the
+        // request never reached it, so it goes once more on a new socket (as Node's http
+        // documentation advises for `reusedSocket`), not counted as a failed attempt.
+        if (!onFreshSocket && sent.reusedSocket && error.code === "ECONNRESET" && !settled) {
+          req = send(true)
+          return
+        }
+        const detail = error.code ?? error.message
+        finish(Effect.fail(new OutboundHttpFailed({ reason: error.code === "EFORBIDDEN" ? "forbidden_address" : "network", detail })))
+      })
+      sent.end(body)
+      return sent
+    }
+    let req = send(false)
     const timer = setTimeout(() => {
       finish(Effect.fail(new OutboundHttpFailed({ reason: "timeout", detail: `timeout after ${timeoutMs} ms` })))
       req.destroy()
     }, timeoutMs)
-    req.on("error", (error: NodeJS.ErrnoException) => {
-      const detail = error.code ?? error.message
-      finish(Effect.fail(new OutboundHttpFailed({ reason: error.code === "EFORBIDDEN" ? "forbidden_address" : "network", detail })))
-    })
-    req.end(body)
     // Interruption (client gone, server stopping) abandons the exchange.
     return Effect.sync(() => {
       clearTimeout(timer)
@@ -205,7 +218,10 @@ export class OutboundHttp extends Context.Service<OutboundHttp, {
       const exchange = makeExchange(policy, agents, timeoutMs, limit)
       const post = (raw: string, request: OutboundRequest): Effect.Effect<OutboundResponse, OutboundHttpFailed> =>
         exchange("POST", raw, { ...request.headers, "content-type": "application/json" }, request.body).pipe(
-          Effect.map(({ status, body, bodyRead }) => ({ status, body, bodyRead }))
+          Effect.map(({ status, body, bodyRead, headers }) => {
+            const retryAfter = headers["retry-after"]
+            return retryAfter === undefined ? { status, body, bodyRead } : { status, body, bodyRead, retryAfter }
+          })
         )
       return OutboundHttp.of({ post })
     })

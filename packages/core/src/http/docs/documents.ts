@@ -11,6 +11,7 @@ import { V3CommerceApi } from "../api/v3-commerce.js"
 import { V3CustomisersApi } from "../api/v3-customisers.js"
 import { V3QuotesApi } from "../api/v3-quotes.js"
 import { V3StoresApi } from "../api/v3-stores.js"
+import { V3EventsApi } from "../api/v3-events.js"
 import { V3WebhooksApi } from "../api/v3-webhooks.js"
 import type { SwitchablePart } from "../../domain/switches.js"
 import { makeSwitchedOff } from "../switches.js"
@@ -95,6 +96,7 @@ const publicApi = HttpApi.make("signcraft-public")
   .add(V3AnalyticsApi)
   .add(V3QuotesApi)
   .add(V3WebhooksApi)
+  .add(V3EventsApi)
   .add(StorefrontFormsApi)
   .add(StorefrontDesignsApi)
   .annotateMerge(OpenApi.annotations({

@@ -9,7 +9,7 @@
 /** The example of one operation. */
 export interface OperationExample {
   /** Path parameters (resource ids). */
-  readonly params?: Readonly<Record<string, number>>
+  readonly params?: Readonly<Record<string, number | string>>
   /** Query parameters. */
   readonly query?: Readonly<Record<string, string>>
   /** The `Idempotency-Key` sent with a write. */
@@ -43,6 +43,11 @@ export const EXAMPLE_ORDER: ReadonlyArray<string> = [
   "v3Commerce.getOrder",
   "v3Webhooks.listDeliveries",
   "v3Webhooks.redeliver",
+  "v3Events.listEvents",
+  "v3Events.getEvent",
+  "v3Webhooks.resendEvent",
+  "v3Webhooks.recover",
+  "v3Webhooks.sendTestEvent",
   "v3Analytics.summary",
   "storefrontForms.submit",
   "v3Quotes.list",
@@ -53,6 +58,301 @@ export const EXAMPLE_ORDER: ReadonlyArray<string> = [
 
 /** The example of every operation of the public API, by operationId; `{base_url}` stands for the deployment's. */
 export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
+  "v3Events.listEvents": {
+    "query": {
+      "limit": "20"
+    },
+    "status": 200,
+    "response": {
+      "data": [
+        {
+          "object": "event",
+          "id": "evt_1",
+          "type": "order:created",
+          "created_at": "2026-11-28T22:23:47.762Z",
+          "data": {
+            "order": {
+              "order_id": 1,
+              "order_number": 1,
+              "external_order_number": "#1042",
+              "external_id": "gid://shop/Order/5531",
+              "order_total": 29800,
+              "app_total": 29800,
+              "currency": "USD",
+              "shipping_line": "standard",
+              "billing_address": {
+                "first_name": null,
+                "last_name": null,
+                "company": null,
+                "address_1": null,
+                "address_2": null,
+                "city": null,
+                "state": null,
+                "postcode": null,
+                "country": null,
+                "phone": null,
+                "email": null,
+                "created_at": "2026-11-28T22:23:47.747000Z",
+                "updated_at": "2026-11-28T22:23:47.747000Z"
+              },
+              "shipping_address": {
+                "first_name": "Ada",
+                "last_name": "Byron",
+                "company": null,
+                "address_1": "12 Harbour Street",
+                "address_2": null,
+                "city": "Bristol",
+                "state": "Bristol",
+                "postcode": "BS1 4RN",
+                "country": "GB",
+                "phone": null,
+                "email": null,
+                "created_at": "2026-11-28T22:23:47.747000Z",
+                "updated_at": "2026-11-28T22:23:47.747000Z"
+              },
+              "customer": {
+                "first_name": "Ada",
+                "last_name": "Byron",
+                "phone": null,
+                "email": "ada@example.com",
+                "external_id": null,
+                "created_at": "2026-11-28T22:23:47.747000Z",
+                "updated_at": "2026-11-28T22:23:47.747000Z"
+              },
+              "products": [
+                {
+                  "product_id": 1,
+                  "title": "Neon sign \"Open late\"",
+                  "description": "",
+                  "description_html": "",
+                  "external_id": "",
+                  "external_data": {},
+                  "price": 14900,
+                  "compare_price": 14900,
+                  "customiser_id": 1,
+                  "logo_upload_id": null,
+                  "product_image_url": "https://cdn.example.com/designs/8812.png",
+                  "created_at": "2026-11-28T22:23:47.718000Z",
+                  "updated_at": "2026-11-28T22:23:47.718000Z",
+                  "uploads": [
+                    {
+                      "url": "https://cdn.example.com/designs/8812.png",
+                      "type": "product_image",
+                      "path": "/designs/8812.png"
+                    }
+                  ]
+                }
+              ],
+              "created_at": "2026-11-28T22:23:47.747000Z",
+              "updated_at": "2026-11-28T22:23:47.747000Z"
+            }
+          },
+          "delivery_status": "pending"
+        }
+      ],
+      "links": {
+        "self": "{base_url}/api/v3/events?limit=20",
+        "documentation": "{base_url}/docs"
+      },
+      "pagination": {
+        "has_more": false
+      },
+      "meta": {
+        "api_version": "v3",
+        "request_id": "req_LTCVIn1b7cawajKayNTcE40r"
+      }
+    }
+  },
+  "v3Events.getEvent": {
+    "params": {
+      "event_id": "evt_1"
+    },
+    "status": 200,
+    "response": {
+      "data": {
+        "object": "event",
+        "id": "evt_1",
+        "type": "order:created",
+        "created_at": "2026-11-28T22:23:47.762Z",
+        "data": {
+          "order": {
+            "order_id": 1,
+            "order_number": 1,
+            "external_order_number": "#1042",
+            "external_id": "gid://shop/Order/5531",
+            "order_total": 29800,
+            "app_total": 29800,
+            "currency": "USD",
+            "shipping_line": "standard",
+            "billing_address": {
+              "first_name": null,
+              "last_name": null,
+              "company": null,
+              "address_1": null,
+              "address_2": null,
+              "city": null,
+              "state": null,
+              "postcode": null,
+              "country": null,
+              "phone": null,
+              "email": null,
+              "created_at": "2026-11-28T22:23:47.747000Z",
+              "updated_at": "2026-11-28T22:23:47.747000Z"
+            },
+            "shipping_address": {
+              "first_name": "Ada",
+              "last_name": "Byron",
+              "company": null,
+              "address_1": "12 Harbour Street",
+              "address_2": null,
+              "city": "Bristol",
+              "state": "Bristol",
+              "postcode": "BS1 4RN",
+              "country": "GB",
+              "phone": null,
+              "email": null,
+              "created_at": "2026-11-28T22:23:47.747000Z",
+              "updated_at": "2026-11-28T22:23:47.747000Z"
+            },
+            "customer": {
+              "first_name": "Ada",
+              "last_name": "Byron",
+              "phone": null,
+              "email": "ada@example.com",
+              "external_id": null,
+              "created_at": "2026-11-28T22:23:47.747000Z",
+              "updated_at": "2026-11-28T22:23:47.747000Z"
+            },
+            "products": [
+              {
+                "product_id": 1,
+                "title": "Neon sign \"Open late\"",
+                "description": "",
+                "description_html": "",
+                "external_id": "",
+                "external_data": {},
+                "price": 14900,
+                "compare_price": 14900,
+                "customiser_id": 1,
+                "logo_upload_id": null,
+                "product_image_url": "https://cdn.example.com/designs/8812.png",
+                "created_at": "2026-11-28T22:23:47.718000Z",
+                "updated_at": "2026-11-28T22:23:47.718000Z",
+                "uploads": [
+                  {
+                    "url": "https://cdn.example.com/designs/8812.png",
+                    "type": "product_image",
+                    "path": "/designs/8812.png"
+                  }
+                ]
+              }
+            ],
+            "created_at": "2026-11-28T22:23:47.747000Z",
+            "updated_at": "2026-11-28T22:23:47.747000Z"
+          }
+        },
+        "delivery_status": "pending"
+      },
+      "links": {
+        "self": "{base_url}/api/v3/events/evt_1",
+        "documentation": "{base_url}/docs"
+      },
+      "meta": {
+        "api_version": "v3",
+        "request_id": "req_lY0jo5aUm6rh997maehnZIgV"
+      }
+    }
+  },
+  "v3Webhooks.resendEvent": {
+    "params": {
+      "webhook_id": 1,
+      "event_id": "evt_1"
+    },
+    "status": 202,
+    "response": {
+      "data": {
+        "object": "webhook_delivery",
+        "id": 1,
+        "subscription_id": 1,
+        "message_id": "evt_1",
+        "webhook_id": "evt_1",
+        "event_id": 1,
+        "topic": "order:created",
+        "status": "pending",
+        "trigger": "manual",
+        "attempt_count": 0,
+        "next_attempt_at": "2026-11-28T22:23:47.889Z",
+        "delivered_at": null,
+        "last_error": null,
+        "created_at": "2026-11-28T22:23:47.762Z",
+        "attempts": []
+      },
+      "links": {
+        "self": "{base_url}/api/v3/webhook-subscriptions/1/events/evt_1/resend",
+        "documentation": "{base_url}/docs"
+      },
+      "meta": {
+        "api_version": "v3",
+        "request_id": "req_bErtESDbWVpTESGtMI4YBFuS"
+      }
+    }
+  },
+  "v3Webhooks.recover": {
+    "params": {
+      "webhook_id": 1
+    },
+    "body": {
+      "since": "2026-11-28T00:00:00Z"
+    },
+    "status": 202,
+    "response": {
+      "data": {
+        "object": "webhook_recovery",
+        "recovered": 1
+      },
+      "links": {
+        "self": "{base_url}/api/v3/webhook-subscriptions/1/recover",
+        "documentation": "{base_url}/docs"
+      },
+      "meta": {
+        "api_version": "v3",
+        "request_id": "req_UhasgIbiyfuxB0JkibM9Rme5"
+      }
+    }
+  },
+  "v3Webhooks.sendTestEvent": {
+    "params": {
+      "webhook_id": 1
+    },
+    "status": 202,
+    "response": {
+      "data": {
+        "object": "webhook_delivery",
+        "id": 4,
+        "subscription_id": 1,
+        "message_id": "evt_2",
+        "webhook_id": "evt_2",
+        "event_id": 2,
+        "topic": "webhook:test",
+        "status": "pending",
+        "trigger": "manual",
+        "attempt_count": 0,
+        "next_attempt_at": "2026-11-28T22:23:47.919Z",
+        "delivered_at": null,
+        "last_error": null,
+        "created_at": "2026-11-28T22:23:47.919Z",
+        "attempts": []
+      },
+      "links": {
+        "self": "{base_url}/api/v3/webhook-subscriptions/1/test",
+        "documentation": "{base_url}/docs"
+      },
+      "meta": {
+        "api_version": "v3",
+        "request_id": "req_Ksca44IR8TD167va4OQpDMoD"
+      }
+    }
+  },
   "health": {
     "status": 200,
     "response": {
@@ -90,7 +390,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_Kd0mUv7TU3uQHjmhOxTUrTwC"
+        "request_id": "req_A63rBKuXoU8OVWniW5G6Z0QS"
       }
     }
   },
@@ -109,8 +409,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
           "product_family": "neon",
           "selection_mode": "single_style",
           "active": true,
-          "created_at": "2026-11-28T20:53:18.179Z",
-          "updated_at": "2026-11-28T20:53:18.179Z"
+          "created_at": "2026-11-28T22:23:47.439Z",
+          "updated_at": "2026-11-28T22:23:47.439Z"
         }
       ],
       "links": {
@@ -122,7 +422,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_GzC0REQerKDaOH4LlB9KZudC"
+        "request_id": "req_gaRlgzra0HCK7KL6sgPUkkad"
       }
     }
   },
@@ -140,8 +440,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
         "product_family": "neon",
         "selection_mode": "single_style",
         "active": true,
-        "created_at": "2026-11-28T20:53:18.179Z",
-        "updated_at": "2026-11-28T20:53:18.179Z"
+        "created_at": "2026-11-28T22:23:47.439Z",
+        "updated_at": "2026-11-28T22:23:47.439Z"
       },
       "links": {
         "self": "{base_url}/api/v3/customisers/1",
@@ -149,7 +449,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_Ac256ILmunYz2pbLTL2yFbf9"
+        "request_id": "req_VAGqmEJPG7euwd1eTyo0OwnV"
       }
     }
   },
@@ -251,7 +551,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_6aSVV5kj7qFVpiLKQMfRQ9BB"
+        "request_id": "req_4As2ttGdwHI6qlyMAYUxJxWT"
       }
     }
   },
@@ -313,7 +613,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_NN04YmARYlAu4vq94yBTNIPQ"
+        "request_id": "req_w4W6fKKhEyro2Cm7V2fShbxm"
       }
     }
   },
@@ -397,7 +697,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_WvyJpAAx6s5XCGLh5pJTFNPu"
+        "request_id": "req_pJqo6iyah8yZpeHLUmBHCgv6"
       }
     }
   },
@@ -502,7 +802,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_IAnesHstX4ot1YfroAniwoUI"
+        "request_id": "req_H80RAsePTpa9mL4qJPWL3sPU"
       }
     }
   },
@@ -518,11 +818,13 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
         "object": "webhook_subscription",
         "id": 1,
         "topic": "order:created",
-        "url": "https://hooks.example.com/signcraft",
+        "url": "https://hooks.example.com/signcraft/orders",
         "status": "active",
-        "created_at": "2026-11-28T20:53:19.778Z",
-        "updated_at": "2026-11-28T20:53:19.778Z",
-        "secret": "whsec_9GysJQ9bBjwLl6tNSw6qchx1XkEnVlXp"
+        "disabled_reason": null,
+        "signature_scheme": "signcraft",
+        "created_at": "2026-11-28T22:23:47.653Z",
+        "updated_at": "2026-11-28T22:23:47.653Z",
+        "secret": "whsec_cW14TEvSiaqc8zHixfXLhWpAQiTYmLq8"
       },
       "links": {
         "self": "{base_url}/api/v3/webhook-subscriptions",
@@ -530,7 +832,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_5jQJ7caF1AqX5qXbqFpKAFAO"
+        "request_id": "req_gmVOAYP3mUBV70Y2rfaEtqa8"
       }
     }
   },
@@ -545,10 +847,12 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
           "object": "webhook_subscription",
           "id": 1,
           "topic": "order:created",
-          "url": "https://hooks.example.com/signcraft",
+          "url": "https://hooks.example.com/signcraft/orders",
           "status": "active",
-          "created_at": "2026-11-28T20:53:19.778Z",
-          "updated_at": "2026-11-28T20:53:19.778Z"
+          "disabled_reason": null,
+          "signature_scheme": "signcraft",
+          "created_at": "2026-11-28T22:23:47.653Z",
+          "updated_at": "2026-11-28T22:23:47.653Z"
         }
       ],
       "links": {
@@ -560,7 +864,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_xiKeZGnJibHTqBCpDzpmPqiH"
+        "request_id": "req_dbKCQH5ryCyDSr59UMpLjmJO"
       }
     }
   },
@@ -574,10 +878,12 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
         "object": "webhook_subscription",
         "id": 1,
         "topic": "order:created",
-        "url": "https://hooks.example.com/signcraft",
+        "url": "https://hooks.example.com/signcraft/orders",
         "status": "active",
-        "created_at": "2026-11-28T20:53:19.778Z",
-        "updated_at": "2026-11-28T20:53:19.778Z"
+        "disabled_reason": null,
+        "signature_scheme": "signcraft",
+        "created_at": "2026-11-28T22:23:47.653Z",
+        "updated_at": "2026-11-28T22:23:47.653Z"
       },
       "links": {
         "self": "{base_url}/api/v3/webhook-subscriptions/1",
@@ -585,7 +891,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_WUSl2hpI6tnTkMW6dCJAa6Sa"
+        "request_id": "req_ZPWUfrO5HEDttOgKErTWeTVs"
       }
     }
   },
@@ -604,8 +910,10 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
         "topic": "order:created",
         "url": "https://hooks.example.com/signcraft/orders",
         "status": "active",
-        "created_at": "2026-11-28T20:53:19.778Z",
-        "updated_at": "2026-11-28T20:53:19.963Z"
+        "disabled_reason": null,
+        "signature_scheme": "signcraft",
+        "created_at": "2026-11-28T22:23:47.653Z",
+        "updated_at": "2026-11-28T22:23:47.690Z"
       },
       "links": {
         "self": "{base_url}/api/v3/webhook-subscriptions/1",
@@ -613,7 +921,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_KI10xhqV0XY2HPg0PKEgXJmV"
+        "request_id": "req_50u9khDo2N4jzTdjAw2NL5bU"
       }
     }
   },
@@ -629,10 +937,12 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
         "topic": "order:created",
         "url": "https://hooks.example.com/signcraft/orders",
         "status": "active",
-        "created_at": "2026-11-28T20:53:19.778Z",
-        "updated_at": "2026-11-28T20:53:20.028Z",
-        "secret": "whsec_jVNgxDlclnGTaKJCg35OXFqoVhbBGvsW",
-        "previous_secret_expires_at": "2026-11-29T20:53:20.028Z"
+        "disabled_reason": null,
+        "signature_scheme": "signcraft",
+        "created_at": "2026-11-28T22:23:47.653Z",
+        "updated_at": "2026-11-28T22:23:47.695Z",
+        "secret": "whsec_FxL1qDlWqStJfkC2eI9jt60uIzwvsdMo",
+        "previous_secret_expires_at": "2026-11-29T22:23:47.695Z"
       },
       "links": {
         "self": "{base_url}/api/v3/webhook-subscriptions/1/rotate-secret",
@@ -640,7 +950,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_GpWKyhRitUZvn3jtjY9A428z"
+        "request_id": "req_2xKnUAwRqaqsB2LL4b2CfsLS"
       }
     }
   },
@@ -701,7 +1011,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
         "artwork": {
           "preview_image_url": "https://cdn.example.com/designs/8812.png"
         },
-        "created_at": "2026-11-28T20:53:20.097Z"
+        "created_at": "2026-11-28T22:23:47.718Z"
       },
       "links": {
         "self": "{base_url}/api/v3/products/1",
@@ -709,7 +1019,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_QYJvpQuTYdDbpxO9PmYOR3TI"
+        "request_id": "req_ifJkSoWFOkGFhcnAZSl1dqkF"
       }
     }
   },
@@ -745,7 +1055,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
         "artwork": {
           "preview_image_url": "https://cdn.example.com/designs/8812.png"
         },
-        "created_at": "2026-11-28T20:53:20.097Z"
+        "created_at": "2026-11-28T22:23:47.718Z"
       },
       "links": {
         "self": "{base_url}/api/v3/products/1",
@@ -753,7 +1063,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_CFeSbPgvXWTnDSbbxik34v7J"
+        "request_id": "req_vPh6bpCwvplHtQdtazO2KRE1"
       }
     }
   },
@@ -825,7 +1135,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
             "title": "Neon sign \"Open late\""
           }
         ],
-        "created_at": "2026-11-28T20:53:20.262Z"
+        "created_at": "2026-11-28T22:23:47.747Z"
       },
       "links": {
         "self": "{base_url}/api/v3/orders/1",
@@ -833,7 +1143,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_Em7NBaVjAJHmUGl3RijKqhng"
+        "request_id": "req_qF6vkznSD8dk97K7GmMGCu8G"
       }
     }
   },
@@ -879,7 +1189,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
               "title": "Neon sign \"Open late\""
             }
           ],
-          "created_at": "2026-11-28T20:53:20.262Z"
+          "created_at": "2026-11-28T22:23:47.747Z"
         }
       ],
       "links": {
@@ -891,7 +1201,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_dZFmVFp67MjoP5isBGhvLM9P"
+        "request_id": "req_7Zhp01YsKgTO4bp1igL5nvHf"
       }
     }
   },
@@ -936,7 +1246,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
             "title": "Neon sign \"Open late\""
           }
         ],
-        "created_at": "2026-11-28T20:53:20.262Z"
+        "created_at": "2026-11-28T22:23:47.747Z"
       },
       "links": {
         "self": "{base_url}/api/v3/orders/1",
@@ -944,7 +1254,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_o3TvBXIbaxNSlVQG8mEBslHg"
+        "request_id": "req_UNwQ7yKpEF3NrwKrB2NCWOSh"
       }
     }
   },
@@ -967,11 +1277,12 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
           "event_id": 1,
           "topic": "order:created",
           "status": "pending",
+          "trigger": "scheduled",
           "attempt_count": 0,
-          "next_attempt_at": "2026-11-28T20:53:20.329Z",
+          "next_attempt_at": "2026-11-28T22:23:47.762Z",
           "delivered_at": null,
           "last_error": null,
-          "created_at": "2026-11-28T20:53:20.329Z",
+          "created_at": "2026-11-28T22:23:47.762Z",
           "attempts": []
         }
       ],
@@ -984,7 +1295,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_E77LwBYAVts7gtNlKRk9G6m6"
+        "request_id": "req_V8QekUEYoyW4KLT2CA6TlNKx"
       }
     }
   },
@@ -1004,11 +1315,12 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
         "event_id": 1,
         "topic": "order:created",
         "status": "pending",
+        "trigger": "manual",
         "attempt_count": 0,
-        "next_attempt_at": "2026-11-28T20:53:20.778Z",
+        "next_attempt_at": "2026-11-28T22:23:47.866Z",
         "delivered_at": null,
         "last_error": null,
-        "created_at": "2026-11-28T20:53:20.329Z",
+        "created_at": "2026-11-28T22:23:47.762Z",
         "attempts": []
       },
       "links": {
@@ -1017,7 +1329,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_vbyHXaFAhrl3qNk03LPiG4P9"
+        "request_id": "req_EpUCNhgpo7U0UmVVZbQy2HWR"
       }
     }
   },
@@ -1042,7 +1354,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_LIdEAh5C6e4j8dlwRbiRL2Va"
+        "request_id": "req_0jppYzQZoNR1SeqoRR3aCh3Q"
       }
     }
   },
@@ -1098,7 +1410,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
               "value": "A 1 m sign for a shop front?"
             }
           ],
-          "created_at": "2026-11-28T20:53:20.993Z"
+          "created_at": "2026-11-28T22:23:47.963Z"
         }
       ],
       "links": {
@@ -1110,7 +1422,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_FAWkZqjM1K9U8qaUJ6Ie3t3h"
+        "request_id": "req_6tibYigQGYKPm8rS5NANxx0j"
       }
     }
   },
@@ -1170,7 +1482,34 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
                 }
               ]
             }
-          }
+          },
+          "signature_schemes": [
+            {
+              "scheme": "signcraft",
+              "headers": [
+                "x-webhook-id",
+                "x-webhook-topic",
+                "x-webhook-timestamp",
+                "x-webhook-signature",
+                "x-webhook-signature-next"
+              ],
+              "signed_content": "{x-webhook-timestamp}.{raw body}",
+              "signature": "lowercase hex HMAC-SHA256 keyed with the secret's text; x-webhook-signature-next carries the new secret's during the 24 hours after a rotation",
+              "secret": "whsec_ followed by 32 base62 characters, used as it is"
+            },
+            {
+              "scheme": "standard",
+              "headers": [
+                "webhook-id",
+                "webhook-timestamp",
+                "webhook-signature",
+                "x-webhook-topic"
+              ],
+              "signed_content": "{webhook-id}.{webhook-timestamp}.{raw body}",
+              "signature": "v1,<base64 HMAC-SHA256>, space-separated when two secrets sign during a rotation (Standard Webhooks 1.0)",
+              "secret": "whsec_ followed by the base64 of 32 random bytes; the key is those bytes"
+            }
+          ]
         },
         {
           "object": "webhook_event_type",
@@ -1254,7 +1593,34 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
               "created_at": "2026-03-01T12:00:00.000000Z",
               "updated_at": "2026-03-01T12:00:00.000000Z"
             }
-          }
+          },
+          "signature_schemes": [
+            {
+              "scheme": "signcraft",
+              "headers": [
+                "x-webhook-id",
+                "x-webhook-topic",
+                "x-webhook-timestamp",
+                "x-webhook-signature",
+                "x-webhook-signature-next"
+              ],
+              "signed_content": "{x-webhook-timestamp}.{raw body}",
+              "signature": "lowercase hex HMAC-SHA256 keyed with the secret's text; x-webhook-signature-next carries the new secret's during the 24 hours after a rotation",
+              "secret": "whsec_ followed by 32 base62 characters, used as it is"
+            },
+            {
+              "scheme": "standard",
+              "headers": [
+                "webhook-id",
+                "webhook-timestamp",
+                "webhook-signature",
+                "x-webhook-topic"
+              ],
+              "signed_content": "{webhook-id}.{webhook-timestamp}.{raw body}",
+              "signature": "v1,<base64 HMAC-SHA256>, space-separated when two secrets sign during a rotation (Standard Webhooks 1.0)",
+              "secret": "whsec_ followed by the base64 of 32 random bytes; the key is those bytes"
+            }
+          ]
         },
         {
           "object": "webhook_event_type",
@@ -1292,7 +1658,75 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
               ],
               "created_at": "2026-03-01T12:00:00.000000Z"
             }
-          }
+          },
+          "signature_schemes": [
+            {
+              "scheme": "signcraft",
+              "headers": [
+                "x-webhook-id",
+                "x-webhook-topic",
+                "x-webhook-timestamp",
+                "x-webhook-signature",
+                "x-webhook-signature-next"
+              ],
+              "signed_content": "{x-webhook-timestamp}.{raw body}",
+              "signature": "lowercase hex HMAC-SHA256 keyed with the secret's text; x-webhook-signature-next carries the new secret's during the 24 hours after a rotation",
+              "secret": "whsec_ followed by 32 base62 characters, used as it is"
+            },
+            {
+              "scheme": "standard",
+              "headers": [
+                "webhook-id",
+                "webhook-timestamp",
+                "webhook-signature",
+                "x-webhook-topic"
+              ],
+              "signed_content": "{webhook-id}.{webhook-timestamp}.{raw body}",
+              "signature": "v1,<base64 HMAC-SHA256>, space-separated when two secrets sign during a rotation (Standard Webhooks 1.0)",
+              "secret": "whsec_ followed by the base64 of 32 random bytes; the key is those bytes"
+            }
+          ]
+        },
+        {
+          "object": "webhook_event_type",
+          "topic": "webhook:test",
+          "deprecated": false,
+          "deprecated_on": null,
+          "description": "Sent only by POST /api/v3/webhook-subscriptions/{webhook_id}/test, to that subscription alone, signed like any other delivery; no subscription can choose it. Body: `webhook_test`.",
+          "example": {
+            "webhook_test": {
+              "subscription_id": 7,
+              "topic": "order:created",
+              "url": "https://example.com/hooks/orders"
+            }
+          },
+          "signature_schemes": [
+            {
+              "scheme": "signcraft",
+              "headers": [
+                "x-webhook-id",
+                "x-webhook-topic",
+                "x-webhook-timestamp",
+                "x-webhook-signature",
+                "x-webhook-signature-next"
+              ],
+              "signed_content": "{x-webhook-timestamp}.{raw body}",
+              "signature": "lowercase hex HMAC-SHA256 keyed with the secret's text; x-webhook-signature-next carries the new secret's during the 24 hours after a rotation",
+              "secret": "whsec_ followed by 32 base62 characters, used as it is"
+            },
+            {
+              "scheme": "standard",
+              "headers": [
+                "webhook-id",
+                "webhook-timestamp",
+                "webhook-signature",
+                "x-webhook-topic"
+              ],
+              "signed_content": "{webhook-id}.{webhook-timestamp}.{raw body}",
+              "signature": "v1,<base64 HMAC-SHA256>, space-separated when two secrets sign during a rotation (Standard Webhooks 1.0)",
+              "secret": "whsec_ followed by the base64 of 32 random bytes; the key is those bytes"
+            }
+          ]
         }
       ],
       "links": {
@@ -1304,7 +1738,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_WcnCWihUzcaScrxJOtRTmn1Q"
+        "request_id": "req_t17AiImXjVzHMnz24bu1wm3n"
       }
     }
   },
@@ -1325,7 +1759,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
       "meta": {
         "api_version": "v3",
-        "request_id": "req_mkAOI4gxZQMncwLQq94v8nDI"
+        "request_id": "req_FLJGjToihnMQ0oiCUqc8C99y"
       }
     }
   }

@@ -14,6 +14,7 @@ import eventBodyOnly from "./0012_event_body_only.js"
 import functionSearchPath from "./0013_function_search_path.js"
 import idempotencyClaimOwner from "./0014_idempotency_claim_owner.js"
 import oauthClientMetadataDocuments from "./0015_oauth_client_metadata_documents.js"
+import webhookRecovery from "./0016_webhook_recovery.js"
 
 const migrationModules = {
   "0001_foundation": foundation,
@@ -30,7 +31,8 @@ const migrationModules = {
   "0012_event_body_only": eventBodyOnly,
   "0013_function_search_path": functionSearchPath,
   "0014_idempotency_claim_owner": idempotencyClaimOwner,
-  "0015_oauth_client_metadata_documents": oauthClientMetadataDocuments
+  "0015_oauth_client_metadata_documents": oauthClientMetadataDocuments,
+  "0016_webhook_recovery": webhookRecovery
 }
 
 /**
