@@ -82,9 +82,17 @@ interface HttpCase {
   readonly status: number
   readonly request: (base: string, seeded: Seeded) => CaseRequest
   readonly target?: (leg: Leg) => number
+  /** Settings of its own: the case runs on a server of its own started with them. */
+  readonly serverEnv?: Readonly<Record<string, string>>
 }
 
 const json = (body: unknown) => JSON.stringify(body)
+
+const pricingRead = (base: string, seeded: Seeded): CaseRequest => ({
+  url: `${base}/api/v3/customisers/${seeded.customiserId}/pricing`,
+  method: "GET",
+  headers: { authorization: `Bearer ${seeded.key}` }
+})
 
 const CASES: ReadonlyArray<HttpCase> = [
   {
@@ -98,12 +106,17 @@ const CASES: ReadonlyArray<HttpCase> = [
     name: "pricing-read",
     label: "`GET /api/v3/customisers/{id}/pricing`",
     status: 200,
-    request: (base, seeded) => ({
-      url: `${base}/api/v3/customisers/${seeded.customiserId}/pricing`,
-      method: "GET",
-      headers: { authorization: `Bearer ${seeded.key}` }
-    }),
+    request: pricingRead,
     target: () => 0.35
+  },
+  {
+    // The hottest read with every request counted for /metrics: within 5 % of pricing-read's ratio.
+    name: "pricing-read-metrics",
+    label: "`GET /api/v3/customisers/{id}/pricing`, `METRICS_TOKEN` set",
+    status: 200,
+    request: pricingRead,
+    target: () => 0.35,
+    serverEnv: { METRICS_TOKEN: `bench_metrics_${Date.now()}` }
   },
   {
     name: "customiser-list",
@@ -183,7 +196,7 @@ const startReceiver = async () => {
   return `http://127.0.0.1:${port}/products`
 }
 
-const startSigncraft = async (database: Record<string, string>, pin: boolean) => {
+const startSigncraft = async (database: Record<string, string>, pin: boolean, serverEnv: Readonly<Record<string, string>> = {}) => {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   // BENCH_PROFILE_DIR: each signcraft server writes a V8 CPU profile there when it stops.
@@ -198,6 +211,7 @@ const startSigncraft = async (database: Record<string, string>, pin: boolean) =>
     RATE_LIMIT_PER_KEY_PER_MINUTE: UNTHROTTLED,
     RATE_LIMIT_PER_IP_PER_MINUTE: UNTHROTTLED,
     STOREFRONT_LIMIT_PER_STORE_PER_MINUTE: UNTHROTTLED,
+    ...serverEnv,
     ...database
   })
   await waitUntilAnswering(server, `${base}/healthz`, 200)
@@ -253,7 +267,8 @@ const measurementLine = (label: string, m: Measurement) =>
   } cores  failed ${m.failures}  load ${fixed(m.load, 1)}`
 
 // One leg: a fresh server on `database`, seeded, every selected case in turn, each followed by a
-// baseline round (`baselineRound`, which answers the new round's index), and its peak RSS.
+// baseline round (`baselineRound`, which answers the new round's index), and its peak RSS. A case
+// with settings of its own runs on a server of its own, started after the shared one has stopped.
 const runLeg = async (
   leg: Leg,
   database: Record<string, string>,
@@ -263,35 +278,45 @@ const runLeg = async (
   bareSlice: () => Promise<Measurement>
 ) => {
   const results: Array<CaseResult> = []
-  const { server, base } = await startSigncraft(database, pin)
-  const rss = watchRss(server.child.pid)
-  try {
-    const seeded = await seed(base, OPERATOR_TOKEN, receiverUrl)
-    console.log(`\n[${leg}] seeded: pricing document ${seeded.pricingBytes} bytes as read`)
-    for (const httpCase of CASES.filter((c) => selected(c.name))) {
-      const request = httpCase.request(base, seeded)
-      const target = httpCase.target?.(leg)
-      try {
-        await checkOnce(httpCase.name, request, httpCase.status)
-        // Like every baseline round, a case starts on a quiet machine (see waitForQuietMachine).
-        const settled = await waitForQuietMachine()
-        await warmUp(server.child.pid, request)
-        const paired = await measurePaired(SLICES, bareSlice, () => measure(server.child.pid, request, shape(SLICE_SECONDS)))
-        console.log(measurementLine(`${leg} ${httpCase.name}`, paired.measurement), quietNote(settled))
-        console.log(`  ${SLICES} slices: ${slicesNote(paired)}`)
-        const after = await baselineRound(`after ${leg} ${httpCase.name}`)
-        results.push({ leg, label: httpCase.label, paired, round: after - 1, ...(target === undefined ? {} : { target }) })
-      } catch (error) {
-        // One case failing must not hide the others; the run still exits non-zero.
-        console.error(`  ${leg} ${httpCase.name} FAILED: ${error instanceof Error ? error.message : String(error)}`)
-        results.push({ leg, label: httpCase.label, error: String(error), ...(target === undefined ? {} : { target }) })
+  const chosen = CASES.filter((c) => selected(c.name))
+  const shared = chosen.filter((c) => c.serverEnv === undefined)
+  const groups: Array<{ readonly env: Readonly<Record<string, string>>; readonly cases: ReadonlyArray<HttpCase> }> = [
+    ...(shared.length > 0 || chosen.length === 0 ? [{ env: {}, cases: shared }] : []),
+    ...chosen.filter((c) => c.serverEnv !== undefined).map((c) => ({ env: c.serverEnv ?? {}, cases: [c] }))
+  ]
+  let peakRssMb = 0
+  for (const group of groups) {
+    const { server, base } = await startSigncraft(database, pin, group.env)
+    const rss = watchRss(server.child.pid)
+    try {
+      const seeded = await seed(base, OPERATOR_TOKEN, receiverUrl)
+      console.log(`\n[${leg}] seeded: pricing document ${seeded.pricingBytes} bytes as read`)
+      for (const httpCase of group.cases) {
+        const request = httpCase.request(base, seeded)
+        const target = httpCase.target?.(leg)
+        try {
+          await checkOnce(httpCase.name, request, httpCase.status)
+          // Like every baseline round, a case starts on a quiet machine (see waitForQuietMachine).
+          const settled = await waitForQuietMachine()
+          await warmUp(server.child.pid, request)
+          const paired = await measurePaired(SLICES, bareSlice, () => measure(server.child.pid, request, shape(SLICE_SECONDS)))
+          console.log(measurementLine(`${leg} ${httpCase.name}`, paired.measurement), quietNote(settled))
+          console.log(`  ${SLICES} slices: ${slicesNote(paired)}`)
+          const after = await baselineRound(`after ${leg} ${httpCase.name}`)
+          results.push({ leg, label: httpCase.label, paired, round: after - 1, ...(target === undefined ? {} : { target }) })
+        } catch (error) {
+          // One case failing must not hide the others; the run still exits non-zero.
+          console.error(`  ${leg} ${httpCase.name} FAILED: ${error instanceof Error ? error.message : String(error)}`)
+          results.push({ leg, label: httpCase.label, error: String(error), ...(target === undefined ? {} : { target }) })
+        }
       }
+    } finally {
+      rss.stop()
+      peakRssMb = Math.max(peakRssMb, rss.peakMb())
+      await stopServer(server)
     }
-  } finally {
-    rss.stop()
-    await stopServer(server)
   }
-  return { results, leg: { leg, peakRssMb: rss.peakMb() } satisfies LegResult }
+  return { results, leg: { leg, peakRssMb } satisfies LegResult }
 }
 
 /** A round of (a): the higher of its two generator shapes' figures, and which shape it was. */

@@ -8,7 +8,7 @@
  *   DATABASE_URL=postgres://… npm run bench         also PostgreSQL, on that server
  *
  * BENCH_CASES (comma list) picks what runs: the HTTP cases of bench/http.ts (stores-me,
- * pricing-read, customiser-list, order-write, storefront-design, startup; its baselines always
+ * pricing-read, pricing-read-metrics, customiser-list, order-write, storefront-design, startup; its baselines always
  * run) and pricing-validate, analytics, webhooks. BENCH_SECONDS (10) is the length of each HTTP
  * run and of the webhook delay run; BENCH_SLICES (5) how many slices an HTTP case runs in, each
  * between two slices of the bare server; BENCH_CONNECTIONS (50). Exits non-zero only when a benchmark
@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url"
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url))
 const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
-const HTTP_CASES = ["stores-me", "pricing-read", "customiser-list", "order-write", "storefront-design", "startup"]
+const HTTP_CASES = ["stores-me", "pricing-read", "pricing-read-metrics", "customiser-list", "order-write", "storefront-design", "startup"]
 
 interface Benchmark {
   readonly file: string

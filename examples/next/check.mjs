@@ -122,17 +122,23 @@ const run = async (bundler) => {
 
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
+  // As the example's `npm start` runs it: Next.js leaves SIGTERM to the app, which closes the database.
   const server = spawn(process.execPath, [nextBin, "start", "-H", "127.0.0.1", "-p", String(port)], {
     cwd: app,
-    env: { ...legEnv, BASE_URL: base },
+    env: { ...legEnv, BASE_URL: base, NEXT_MANUAL_SIG_HANDLE: "true" },
     stdio: ["ignore", "inherit", "inherit"]
   })
   try {
     await waitHealthy(base, server)
     await exercise(base)
+    server.kill("SIGTERM")
+    const code = await new Promise((resolve) => (server.exitCode === null ? server.once("exit", (exitCode) => resolve(exitCode)) : resolve(server.exitCode)))
+    expect(code === 0, `next start exited with ${code} on SIGTERM`)
+    // A database closed cleanly leaves no lock file: the next start runs no crash recovery.
+    expect(database !== "embedded" || !existsSync(join(dataDir, "postmaster.pid")), "SIGTERM left the embedded database's postmaster.pid behind")
     console.log(`== next ${bundler} (${database}): every check passed`)
   } finally {
-    server.kill("SIGTERM")
+    if (server.exitCode === null) server.kill("SIGTERM")
     await new Promise((resolve) => (server.exitCode === null ? server.once("exit", resolve) : resolve()))
     rmSync(dataDir, { recursive: true, force: true })
   }

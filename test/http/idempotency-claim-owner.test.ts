@@ -90,4 +90,34 @@ describe.each(databaseVariants())("Idempotency-Key claims and their owner's life
     expect(afterwards.status).toBe(200)
     expect(afterwards.headers.get("idempotency-replay")).toBeNull()
   })
+
+  it.runIf(variant.name === "postgres")("keeps a live process's claims its own after its lock's session is lost: the lock is taken again", async () => {
+    if (db.config._tag !== "Postgres") throw new Error("a PostgreSQL database is needed")
+    const other = ManagedRuntime.make(layerSessionLockOwner.pipe(Layer.provide(layerPostgres(db.config.url, { maxConnections: 2 }))))
+    const otherId = await other.runPromise(Effect.map(Effect.service(ClaimOwner), (owner) => owner.id))
+    const isGone = () => app.run(Effect.flatMap(Effect.service(ClaimOwner), (owner) => owner.isGone(otherId)))
+    // What isGone says once it says `expected`, or after 15 s.
+    const until = async (expected: boolean) => {
+      const deadline = Date.now() + 15_000
+      for (;;) {
+        const gone = await isGone()
+        if (gone === expected || Date.now() > deadline) return gone
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    }
+    expect(await isGone()).toBe(false)
+    // The database ends the sessions holding owner locks (a restart, a cut connection): the locks go with them.
+    await app.run(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`SELECT pg_terminate_backend(pid) FROM pg_locks
+        WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
+          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`
+    }))
+    expect(await until(true)).toBe(true)
+    // The other process is alive: it takes its lock again on a new session, and its claims are its own again.
+    expect(await until(false)).toBe(false)
+    // Its sessions end with it (the server notices a closed session a moment after the client closes it).
+    await other.dispose()
+    expect(await until(true)).toBe(true)
+  })
 })

@@ -79,7 +79,7 @@ export const runExamples = async (database: DatabaseConfig, operations: Readonly
       const sent = withIds(example, ids, integrator.hookUrl(hookPath)) as OperationExample
       const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => String(sent.params?.[name] ?? `{${name}}`))
       const query = sent.query === undefined ? "" : `?${new URLSearchParams(sent.query).toString()}`
-      const needsKey = !operation.path.startsWith("/storefront/") && operation.path !== "/healthz"
+      const needsKey = !operation.path.startsWith("/storefront/") && operation.path !== "/healthz" && operation.path !== "/readyz"
       const response = await app.call(operation.method.toUpperCase(), `${path}${query}`, {
         ...(sent.body === undefined ? {} : { body: sent.body }),
         ...(needsKey ? { key } : {}),

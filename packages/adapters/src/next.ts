@@ -71,6 +71,32 @@ const instances = (): Map<string, Instance> => {
   return holder[INSTANCES]
 }
 
+// Adding a listener for a signal takes away Node's default of ending the process on it; when the
+// adapter's is the only one (Next.js leaves the signals to the app with NEXT_MANUAL_SIG_HANDLE set),
+// ending the process is the adapter's to do, after the databases have closed.
+const SHUTDOWN_SIGNALS = ["SIGTERM", "SIGINT"] as const
+const HOOKED = Symbol.for("@signcraft/adapters/next:shutdown")
+
+/**
+ * Closes every instance's database when the host process is told to stop, so the embedded
+ * database leaves no `postmaster.pid` behind and the next start needs no crash recovery. Hooked
+ * once per process, ahead of the host's own listeners.
+ */
+const closeOnShutdown = (): void => {
+  const holder = globalThis as { [HOOKED]?: boolean }
+  if (holder[HOOKED] === true) return
+  holder[HOOKED] = true
+  for (const signal of SHUTDOWN_SIGNALS) {
+    process.prependOnceListener(signal, () => {
+      const closing = Promise.allSettled([...instances().values()].map((instance) => instance.dispose()))
+      void closing.then((results) => {
+        for (const result of results) if (result.status === "rejected") console.error("signcraft: closing the database failed:", result.reason)
+        if (process.listenerCount(signal) === 0) process.exit(0)
+      })
+    })
+  }
+}
+
 const instanceFor = (options: SigncraftNextOptions): Instance => {
   const databaseUrl = options.databaseUrl === undefined || options.databaseUrl.trim() === "" ? undefined : options.databaseUrl
   const dataDir = options.dataDir ?? ".data/signcraft"
@@ -93,6 +119,7 @@ const instanceFor = (options: SigncraftNextOptions): Instance => {
     )
   )
   instances().set(key, created)
+  closeOnShutdown()
   return created
 }
 
@@ -101,7 +128,9 @@ const instanceFor = (options: SigncraftNextOptions): Instance => {
  * `export const { GET, POST, … } = signcraftNext({ settings: { baseUrl }, databaseUrl })`.
  * Nothing starts while `next build` imports the module: the database opens (and migrates) on the
  * first request, and later reloads of the module in `next dev` reuse that instance (settings
- * changed in the module take effect on the next `next dev` start).
+ * changed in the module take effect on the next `next dev` start). On SIGTERM or SIGINT the
+ * databases are closed; run `next start` with `NEXT_MANUAL_SIG_HANDLE=true` so Next.js leaves the
+ * signal to the app and the process ends once they are closed.
  */
 export const signcraftNext = (options: SigncraftNextOptions = {}): NextRouteHandlers =>
   toNextRouteHandlers((request, context) => instanceFor(options).handler(request, context), options)

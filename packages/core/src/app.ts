@@ -1,5 +1,5 @@
-import { Context, Effect, Layer, Scope } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { Context, Effect, Layer, Scope, Tracer } from "effect"
+import { HttpMiddleware, HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { SigncraftApi } from "./http/api/index.js"
@@ -35,11 +35,13 @@ import { agentLocation } from "./domain/oauth/metadata.js"
 import { agentRouteTable, layerAgentRoutes } from "./app/agent-routes.js"
 import { docsRouteTable } from "./http/docs.js"
 import { layerOAuthRoutes, oauthRouteTable } from "./http/oauth/routes.js"
-import { apiRouteTable } from "./http/route-table.js"
+import { apiRouteTable, makeRouteTemplateOf, type RouteEntry, UNMATCHED_ROUTE } from "./http/route-table.js"
 import { Credentials } from "./services/credentials.js"
 import { CursorKey } from "./services/cursor-key.js"
 import { Customisers } from "./services/customisers.js"
 import { type FastReadsSlot, makeFastReads } from "./http/fast-reads.js"
+import { layerMetricsRoute, metricsRouteTable } from "./http/metrics-route.js"
+import { makeMetrics, Metrics, type MetricsRecorder } from "./services/metrics.js"
 import { makeRouteUrlOf, type RouteUrlOf } from "./http/base-path.js"
 import { PricingCache } from "./services/pricing-cache.js"
 import { OAuthClients } from "./services/oauth-clients.js"
@@ -51,6 +53,7 @@ import { IdempotencyStore } from "./services/idempotency.js"
 import { Identity } from "./services/identity.js"
 import { Outbox } from "./services/outbox.js"
 import { RateLimiter } from "./services/rate-limiter.js"
+import { Readiness } from "./services/readiness.js"
 import { productionFaults, Settings, type ServiceSettings } from "./services/settings.js"
 import { Analytics } from "./services/analytics.js"
 import { Designs } from "./services/designs.js"
@@ -88,6 +91,7 @@ export const layerServices = Layer.mergeAll(
   RateLimiter.layer,
   IdempotencyStore.layer,
   DeprecatedUsage.layer,
+  Readiness.layer,
   Customisers.layer.pipe(Layer.provideMerge(PricingCache.layer)),
   Outbox.layer
 )
@@ -169,16 +173,27 @@ export interface AppOptions {
    */
   readonly fastReads?: FastReadsSlot
   /**
+   * Where the app counts its requests and deliveries for `GET /metrics`. With `metricsToken` set
+   * and none given, the app makes its own; a host serving two apps (the API and a separate agent
+   * origin) passes one to both.
+   */
+  readonly metrics?: MetricsRecorder
+  /**
    * An API key for the try-it console of `/docs`, honoured only in `development` on a loopback
    * base URL (the reference server passes the demo key it has just printed).
    */
   readonly docsTryItKey?: string
 }
 
-// Fills the host's slot with the fast reads for as long as the app lives.
+/** The recorder an app counts into: the host's, its own when `METRICS_TOKEN` is set, else none (nothing counted). */
+const metricsOf = (options: AppOptions): MetricsRecorder | undefined =>
+  options.metrics ?? (options.settings.metricsToken === undefined ? undefined : makeMetrics())
+
+// Fills the host's slot with the fast reads for as long as the app lives. A traced app leaves it
+// empty: every request then takes the full path, where its server span is made.
 const layerFastReads = (slot: FastReadsSlot | undefined, log: RequestLogger, agentPath: string | undefined, routeUrlOf: RouteUrlOf) =>
   slot === undefined ? Layer.empty : Layer.effectDiscard(
-    Effect.acquireRelease(
+    Effect.flatMap(Effect.service(Tracer.Tracer), (tracer) => tracer !== Tracer.nativeTracer ? Effect.void : Effect.acquireRelease(
       Effect.map(makeFastReads(log, agentPath, routeUrlOf), (answer) => {
         slot.answer = answer
       }),
@@ -186,8 +201,18 @@ const layerFastReads = (slot: FastReadsSlot | undefined, log: RequestLogger, age
         Effect.sync(() => {
           slot.answer = undefined
         })
-    )
+    ))
   )
+
+// A traced request's server span is named `{method} {route template}` (OpenTelemetry's HTTP
+// semantic conventions), never by a concrete path. Only a tracer other than the native one calls it.
+const layerSpanNames = (routes: ReadonlyArray<RouteEntry>, routeUrlOf: RouteUrlOf) => {
+  const templateOf = makeRouteTemplateOf(routes)
+  return Layer.succeed(HttpMiddleware.SpanNameGenerator, (request) => {
+    const url = routeUrlOf(request.url)
+    return `${request.method} ${(url === undefined ? undefined : templateOf(request.method, url)) ?? UNMATCHED_ROUTE}`
+  })
+}
 
 // Production refuses to start on settings that would leave it open (operating contract §5.6);
 // embedders get the same refusal as the server.
@@ -205,8 +230,35 @@ const layerAppServices = (options: AppOptions, database: Layer.Layer<SqlClient.S
     Layer.provideMerge(options.outboundHttp ?? OutboundHttp.layer),
     Layer.provideMerge(database),
     Layer.provideMerge(layerProductionGuard(options.settings)),
-    Layer.provideMerge(Layer.succeed(Settings, options.settings))
+    Layer.provideMerge(Layer.succeed(Settings, options.settings)),
+    Layer.provideMerge(Layer.succeed(Metrics, metricsOf(options)))
   )
+
+// What the API app serves and where: its route table, the agent endpoint's path when it is served
+// here, and the rule taking the base URL's path off a request.
+const appRoutes = (settings: ServiceSettings) => {
+  const location = agentLocation(settings.baseUrl, settings.mcpUrl)
+  const routes = [
+    ...apiRouteTable(SigncraftApi),
+    ...docsRouteTable(settings),
+    ...metricsRouteTable(settings),
+    ...oauthRouteTable,
+    ...(location.separateOrigin ? [] : agentRouteTable(location))
+  ]
+  const agentPath = location.separateOrigin ? undefined : location.path
+  // The base URL's path is taken off every request here and in the fast reads, so the routes stay unprefixed.
+  return { location, routes, agentPath, routeUrlOf: makeRouteUrlOf(settings.baseUrl) }
+}
+
+/**
+ * Names the server span of each request the API app serves `{method} {route template}`. A host
+ * serving the app on a listener of its own (`HttpRouter.serve`) provides it to that listener,
+ * whose requests are traced before they reach the app; a web handler's requests get it from the app.
+ */
+export const layerAppSpanNames = (settings: ServiceSettings) => {
+  const { routes, routeUrlOf } = appRoutes(settings)
+  return layerSpanNames(routes, routeUrlOf)
+}
 
 /**
  * Every route of signcraft as an `HttpRouter` app layer, over a given database.
@@ -221,25 +273,18 @@ export const layerApp = (
     Layer.provide(layerMiddleware)
   )
   const worker = options.deliveryWorker === undefined ? Layer.empty : layerDeliveryLoop(options.deliveryWorker)
-  const location = agentLocation(options.settings.baseUrl, options.settings.mcpUrl)
+  const { location, routes, agentPath, routeUrlOf } = appRoutes(options.settings)
   // Without MCP_URL the agent endpoint is served here, at `{base_url}/mcp`.
   const agent = location.separateOrigin ? Layer.empty : layerAgentRoutes(location, agentTools)
-  const routes = [
-    ...apiRouteTable(SigncraftApi),
-    ...docsRouteTable(options.settings),
-    ...oauthRouteTable,
-    ...(location.separateOrigin ? [] : agentRouteTable(location))
-  ]
-  const agentPath = location.separateOrigin ? undefined : location.path
-  // The base URL's path is taken off every request here and in the fast reads, so the routes stay unprefixed.
-  const routeUrlOf = makeRouteUrlOf(options.settings.baseUrl)
   return Layer.mergeAll(
     api,
     layerDocsWith(agentTools.map(catalogueEntryOf), options.docsTryItKey),
+    layerMetricsRoute,
     layerOAuthRoutes,
     agent,
     layerRouterMiddleware(options.log ?? (() => {}), routes, agentPath, routeUrlOf),
     layerFastReads(options.fastReads, options.log ?? (() => {}), agentPath, routeUrlOf),
+    layerSpanNames(routes, routeUrlOf),
     worker
   ).pipe(
     Layer.provideMerge(layerAppServices(options, database))

@@ -40,7 +40,11 @@ export const CONFIG_VARIABLES = [
   "SECRETS_KEY",
   "TRUST_PROXY",
   "SIGNCRAFT_DISABLE",
-  "OAUTH_ISS_PARAMETER"
+  "OAUTH_ISS_PARAMETER",
+  "METRICS_TOKEN",
+  "LOG_FORMAT",
+  "OTEL_EXPORTER_OTLP_ENDPOINT",
+  "OTEL_SERVICE_NAME"
 ] as const
 
 // `CORS_ORIGINS`: `*` (or unset) for any origin, else origins exactly as browsers send them.
@@ -70,6 +74,16 @@ export interface McpListener {
   readonly url: string
 }
 
+/** How request lines are written: one JSON object each, or one line of text for people. */
+export type LogFormat = "json" | "text"
+
+/** Where spans go (OTLP over HTTP, JSON), when `OTEL_EXPORTER_OTLP_ENDPOINT` is set. */
+export interface TraceExport {
+  /** The collector's base URL; spans are posted to `{endpoint}/v1/traces`. */
+  readonly endpoint: string
+  readonly serviceName: string
+}
+
 /** Everything `serve` needs: the service settings, where to listen and where the data lives. */
 export interface ServerConfig {
   readonly settings: ServiceSettings
@@ -77,6 +91,9 @@ export interface ServerConfig {
   readonly host: string
   readonly database: DatabaseConfig
   readonly mcp?: McpListener
+  /** `LOG_FORMAT`; unset, text on a terminal and JSON anywhere else (a pipe, a file, a collector). */
+  readonly logFormat?: LogFormat
+  readonly traces?: TraceExport
 }
 
 /** The outcome of reading the configuration: a config, or every problem found. */
@@ -94,6 +111,7 @@ export interface LoadConfigOptions {
 }
 
 const ENVIRONMENTS: ReadonlyArray<Environment> = ["development", "test", "production"]
+const LOG_FORMATS: ReadonlyArray<LogFormat> = ["json", "text"]
 const DEFAULT_PORT = 8080
 const DEFAULT_HOST = "127.0.0.1"
 const DEFAULT_DATA_DIR = "./.data"
@@ -214,6 +232,22 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     errors.push(`${read.label("OPERATOR_TOKEN")} must not contain spaces or control characters (value not shown)`)
   }
 
+  const metricsToken = raw("METRICS_TOKEN")
+  if (metricsToken !== undefined && TOKEN_FORBIDDEN.test(metricsToken)) {
+    errors.push(`${read.label("METRICS_TOKEN")} must not contain spaces or control characters (value not shown)`)
+  }
+  const logFormatValue = raw("LOG_FORMAT")
+  const logFormat = logFormatValue === undefined ? undefined : LOG_FORMATS.find((candidate) => candidate === logFormatValue.toLowerCase())
+  if (logFormatValue !== undefined && logFormat === undefined) fail("LOG_FORMAT", "json or text", logFormatValue)
+  const otlpValue = raw("OTEL_EXPORTER_OTLP_ENDPOINT")
+  const otlpEndpoint = otlpValue === undefined ? undefined : parseUrl(otlpValue)
+  if (otlpValue !== undefined && (otlpEndpoint === undefined || (otlpEndpoint.protocol !== "http:" && otlpEndpoint.protocol !== "https:"))) {
+    fail("OTEL_EXPORTER_OTLP_ENDPOINT", "an http:// or https:// URL", redactUrlPassword(otlpValue))
+  }
+  const traces: TraceExport | undefined = otlpValue === undefined
+    ? undefined
+    : { endpoint: otlpValue.replace(/\/+$/, ""), serviceName: raw("OTEL_SERVICE_NAME") ?? "signcraft" }
+
   const environmentValue = raw("SIGNCRAFT_ENV") ?? "development"
   const environment = ENVIRONMENTS.find((candidate) => candidate === environmentValue)
   if (environment === undefined) fail("SIGNCRAFT_ENV", "one of development, test, production", environmentValue)
@@ -257,6 +291,7 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     mcpUrl: mcp?.url,
     environment,
     operatorToken: operatorToken === undefined ? undefined : Redacted.make(operatorToken),
+    metricsToken: metricsToken === undefined ? undefined : Redacted.make(metricsToken),
     rateLimitPerKeyPerMinute,
     rateLimitPerIpPerMinute,
     registrationLimitPerHour,
@@ -278,8 +313,14 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
   const database: DatabaseConfig = databaseUrl === undefined
     ? { _tag: "Embedded", location: { dataDir }, schema }
     : { _tag: "Postgres", url: databaseUrl, schema }
-  const config: ServerConfig = mcp === undefined
-    ? { settings, port, host, database }
-    : { settings, port, host, database, mcp }
+  const config: ServerConfig = {
+    settings,
+    port,
+    host,
+    database,
+    ...(mcp === undefined ? {} : { mcp }),
+    ...(logFormat === undefined ? {} : { logFormat }),
+    ...(traces === undefined ? {} : { traces })
+  }
   return { _tag: "Valid", config }
 }

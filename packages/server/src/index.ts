@@ -9,6 +9,8 @@ export {
   type ConfigVariable,
   type EnvironmentVariables,
   loadConfig,
+  type LogFormat,
+  type TraceExport,
   type LoadConfigOptions,
   type McpListener,
   type ServerConfig
@@ -16,4 +18,5 @@ export {
 export { DEMO_EMAIL, type DemoData, DemoSeed, layerDemoSeed, seedDemoData } from "./demo-data.js"
 export { type LineOutput, makeLineOutput } from "./log-output.js"
 export { layerPruning, pruneOnce } from "./pruning.js"
-export { layerServer, requestLogger, serve, type ServeOptions } from "./serve.js"
+export { layerServer, requestLogger, requestLoggerFor, serve, type ServeOptions, textRequestLogger } from "./serve.js"
+export { layerTraceExport } from "./tracing.js"

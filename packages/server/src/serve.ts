@@ -1,20 +1,23 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { layerAgentApp, layerApp, layerDatabase, oauth, type RequestLogger, Settings } from "@signcraft/core"
-import type { FastReadsSlot } from "@signcraft/core/internal"
+import { type FastReadsSlot, layerAppSpanNames, makeMetrics } from "@signcraft/core/internal"
 import { type Duration, Effect, Layer, Option } from "effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServer from "effect/http/HttpServer"
 import { bannerLines } from "./banner.js"
-import type { ServerConfig } from "./config.js"
+import type { LogFormat, ServerConfig } from "./config.js"
 import { DemoSeed, layerDemoSeed } from "./demo-data.js"
 import { createDrainingServer } from "./http-listener.js"
 import { type LineOutput, stdoutOutput } from "./log-output.js"
 import { layerPruning } from "./pruning.js"
+import { layerTraceExport } from "./tracing.js"
 
 /** Options of {@link serve} beyond the configuration. */
 export interface ServeOptions {
   /** Where request logs and the banner go; standard output by default. */
   readonly output?: LineOutput
+  /** Whether standard output is a terminal, which makes text the default log format; asked of stdout by default. */
+  readonly isTerminal?: boolean
   /** How long in-flight requests may take to finish at shutdown; 10 seconds by default. */
   readonly gracefulShutdownTimeout?: Duration.Input
   /** How often expired rate-limit and idempotency records are deleted; 10 minutes by default. */
@@ -43,6 +46,27 @@ export const requestLogger = (output: LineOutput): RequestLogger => {
     else output.text(`{"time":"${time}",${fields.slice(1)}`)
   }
 }
+
+// The fields of a request line that its text form writes in place; any other is written `name=value`.
+const PLACED_FIELDS: ReadonlySet<string> = new Set(["level", "method", "route", "status", "duration_ms", "request_id", "message"])
+
+/**
+ * The request logger for people at a terminal: one line per request, `time level method route
+ * status duration request_id`, then any other field as `name=value`; an error's message follows
+ * on its own lines.
+ */
+export const textRequestLogger = (output: LineOutput): RequestLogger => (line) => {
+  const parts = [new Date().toISOString(), String(line.level ?? "info").toUpperCase().padEnd(5)]
+  if (line.method !== undefined) parts.push(`${line.method} ${line.route ?? ""} ${line.status ?? ""} ${line.duration_ms ?? ""}ms`)
+  else if (line.status !== undefined) parts.push(String(line.status))
+  if (line.request_id !== undefined) parts.push(String(line.request_id))
+  for (const [name, value] of Object.entries(line)) if (!PLACED_FIELDS.has(name)) parts.push(`${name}=${value}`)
+  output.text(line.message === undefined ? parts.join(" ") : `${parts.join(" ")} ${line.message}`)
+}
+
+/** The request logger of a format: JSON unless text is asked for, or nothing is and the output is a terminal. */
+export const requestLoggerFor = (format: LogFormat | undefined, output: LineOutput, isTerminal: boolean): RequestLogger =>
+  (format ?? (isTerminal ? "text" : "json")) === "text" ? textRequestLogger(output) : requestLogger(output)
 
 // A listener on a loopback address serves this machine alone; HOST is an address, so IPv6 is bare.
 const listensOnLoopback = (host: string): boolean => oauth.isLoopbackHost(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host)
@@ -74,13 +98,25 @@ export const layerServer = (config: ServerConfig, options: ServeOptions = {}) =>
   // reuses the database that was built (and migrated) before the listener opened.
   const database = layerDatabase(config.database)
   // The app also runs the webhook delivery worker; it stops with the app, after the batch in hand.
-  const log = requestLogger(output)
+  const log = requestLoggerFor(config.logFormat, output, options.isTerminal ?? process.stdout.isTTY === true)
+  // One recorder for both listeners, so one scrape of `/metrics` counts the agent origin's requests too.
+  const metrics = config.settings.metricsToken === undefined ? undefined : makeMetrics()
   // The hottest reads are answered before a request is built for the framework (see fastReads).
   const fastReads: FastReadsSlot = { answer: undefined }
   const app = Layer.unwrap(Effect.map(docsTryItKey(config), (key) =>
-    layerApp({ settings: config.settings, log, deliveryWorker: { log }, fastReads, ...(key === undefined ? {} : { docsTryItKey: key }) }, database)
+    layerApp({
+      settings: config.settings,
+      log,
+      deliveryWorker: { log },
+      fastReads,
+      ...(metrics === undefined ? {} : { metrics }),
+      ...(key === undefined ? {} : { docsTryItKey: key })
+    }, database)
   ))
-  const routes = HttpRouter.serve(app, { disableLogger: true, disableListenLog: true })
+  // A traced request's span is made before the app sees it, so the listener itself names it.
+  const routes = HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provide(layerAppSpanNames(config.settings))
+  )
   const listener = NodeHttpServer.layer(() => createDrainingServer(fastReads), {
     port: config.port,
     host: config.host,
@@ -89,7 +125,7 @@ export const layerServer = (config: ServerConfig, options: ServeOptions = {}) =>
   // With MCP_PORT and MCP_URL the agent endpoint gets a listener of its own, over the
   // same database; closing the server closes both listeners.
   const agent = config.mcp === undefined ? Layer.empty : HttpRouter.serve(
-    layerAgentApp({ settings: config.settings, log: requestLogger(output) }, database),
+    layerAgentApp({ settings: config.settings, log, ...(metrics === undefined ? {} : { metrics }) }, database),
     { disableLogger: true, disableListenLog: true }
   ).pipe(
     Layer.provide(NodeHttpServer.layer(createDrainingServer, {
@@ -104,7 +140,7 @@ export const layerServer = (config: ServerConfig, options: ServeOptions = {}) =>
     Layer.provide(routes),
     Layer.provide(listener)
   )
-  return Layer.mergeAll(main, agent).pipe(
+  const server = Layer.mergeAll(main, agent).pipe(
     // Some handlers read the settings per request, from the serving context rather than
     // from the app's build: both listeners get them here, once.
     Layer.provide(Layer.succeed(Settings, config.settings)),
@@ -113,6 +149,9 @@ export const layerServer = (config: ServerConfig, options: ServeOptions = {}) =>
     Layer.provide(layerDemoSeed(config.settings.environment)),
     Layer.provide(database)
   )
+  // Outermost of all: every span, from the migrations on, goes to the collector, and closing
+  // the server flushes the last ones after the database has closed.
+  return config.traces === undefined ? server : server.pipe(Layer.provide(layerTraceExport(config.traces)))
 }
 
 /** Runs the server until interrupted; interrupting it shuts down gracefully. */

@@ -346,3 +346,32 @@ describe("loadConfig: SIGNCRAFT_DISABLE", () => {
     expect(defaultSettings({ disable: "agent" }).disable).toEqual(["agent"])
   })
 })
+
+describe("loadConfig: operations", () => {
+  it("reads METRICS_TOKEN as a secret, unset by default, and refuses one with spaces without showing it", () => {
+    expect(valid(loadConfig({})).settings.metricsToken).toBeUndefined()
+    const token = valid(loadConfig({ METRICS_TOKEN: "scrape-token-0123456789" })).settings.metricsToken
+    expect(token === undefined ? undefined : Redacted.value(token)).toBe("scrape-token-0123456789")
+    const errors = invalid(loadConfig({ METRICS_TOKEN: "two words" }))
+    expect(errors).toEqual(["METRICS_TOKEN must not contain spaces or control characters (value not shown)"])
+  })
+
+  it("reads LOG_FORMAT json or text, leaves it to the terminal when unset, and refuses anything else", () => {
+    expect(valid(loadConfig({})).logFormat).toBeUndefined()
+    expect(valid(loadConfig({ LOG_FORMAT: "json" })).logFormat).toBe("json")
+    expect(valid(loadConfig({ LOG_FORMAT: "TEXT" })).logFormat).toBe("text")
+    expect(invalid(loadConfig({ LOG_FORMAT: "xml" }))).toEqual(['LOG_FORMAT must be json or text, got "xml"'])
+  })
+
+  it("exports traces to OTEL_EXPORTER_OTLP_ENDPOINT as service OTEL_SERVICE_NAME (signcraft by default)", () => {
+    expect(valid(loadConfig({})).traces).toBeUndefined()
+    expect(valid(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318/" })).traces).toEqual({
+      endpoint: "http://127.0.0.1:4318",
+      serviceName: "signcraft"
+    })
+    expect(valid(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "https://otel.example", OTEL_SERVICE_NAME: "signs-eu" })).traces?.serviceName).toBe("signs-eu")
+    expect(invalid(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "grpc://collector:4317" }))).toEqual([
+      'OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL, got "grpc://collector:4317"'
+    ])
+  })
+})

@@ -150,7 +150,9 @@ describe("signcraft serve", () => {
         method: expect.any(String),
         route: expect.any(String),
         status: expect.any(Number),
-        duration_ms: expect.any(Number)
+        duration_ms: expect.any(Number),
+        // The Store a request acted for, once its API key was known.
+        ...("store_id" in record ? { store_id: expect.any(Number) } : {})
       })
     }
     expect(requests.map((record) => record.request_id).sort()).toEqual([...answered].sort())

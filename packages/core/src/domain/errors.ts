@@ -8,7 +8,7 @@ import type { Scope } from "./scopes.js"
  */
 
 /** Which credential an API surface expects. */
-export type CredentialKind = "api_key" | "operator_token"
+export type CredentialKind = "api_key" | "operator_token" | "metrics_token"
 
 /** No credential was sent. */
 export class MissingCredential extends Data.TaggedError("MissingCredential")<{
@@ -90,6 +90,14 @@ export class IntegrationCallbackFailed extends Data.TaggedError("IntegrationCall
   readonly reason: string
 }> {}
 
+/**
+ * The service cannot serve the request for now (its database is unreachable); nothing was
+ * written, and the same request may be sent again after `retryAfter` seconds.
+ */
+export class ServiceUnavailable extends Data.TaggedError("ServiceUnavailable")<{
+  readonly retryAfter: number
+}> {}
+
 /** An unexpected failure; the detail stays in the server log. */
 export class InternalError extends Data.TaggedError("InternalError")<{
   readonly cause?: unknown
@@ -117,6 +125,7 @@ const failureClasses = byTag({
   IdempotencyKeyConflict,
   IdempotencyKeyInFlight,
   IntegrationCallbackFailed,
+  ServiceUnavailable,
   InternalError
 })
 

@@ -10,7 +10,7 @@ import { migrationPage } from "./docs/migration-page.js"
 import { problemIndexPage, problemPage } from "./docs/pages.js"
 import { securePage } from "./docs/page-security.js"
 import { webhooksPage } from "./docs/webhooks-page.js"
-import { makeOperatorTokenCheck } from "./middleware/operator-token.js"
+import { bearerOf, makeOperatorTokenCheck } from "./middleware/operator-token.js"
 import { PROBLEM_CODES, type ProblemCode } from "../presenters/failure-table.js"
 import type { RouteEntry } from "./route-table.js"
 
@@ -76,9 +76,7 @@ export const layerDocsWith = (tools: ReadonlyArray<ToolCatalogueEntry>, tryItKey
   const checkOperatorToken = yield* makeOperatorTokenCheck
   const operatorOnly = HttpRouter.middleware((httpEffect) =>
     Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
-      const authorization = request.headers.authorization ?? ""
-      const presented = /^bearer /i.test(authorization) ? authorization.slice("bearer ".length).trim() : ""
-      return Effect.andThen(checkOperatorToken(presented), httpEffect)
+      return Effect.andThen(checkOperatorToken(bearerOf(request.headers.authorization)), httpEffect)
     })
   ).layer
   const operator = settings.operatorToken === undefined ? [] : [

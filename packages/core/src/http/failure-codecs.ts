@@ -18,6 +18,7 @@ import {
   NotFound,
   PayloadTooLarge,
   RateLimited,
+  ServiceUnavailable,
   UnsupportedMediaType,
   ValidationFailed
 } from "../domain/errors.js"
@@ -56,6 +57,8 @@ const failureOfProblem = (body: ProblemWire): ApiFailure => {
     .with("missing_operator_token", () => new MissingCredential({ kind: "operator_token" }))
     .with("invalid_api_key", () => new InvalidCredential({ kind: "api_key", reason: "unknown" }))
     .with("invalid_operator_token", () => new InvalidCredential({ kind: "operator_token", reason: "unknown" }))
+    .with("missing_metrics_token", () => new MissingCredential({ kind: "metrics_token" }))
+    .with("invalid_metrics_token", () => new InvalidCredential({ kind: "metrics_token", reason: "unknown" }))
     .with("insufficient_scope", () =>
       new InsufficientScope({
         required: (body.required_scopes ?? []) as InsufficientScope["required"],
@@ -73,6 +76,7 @@ const failureOfProblem = (body: ProblemWire): ApiFailure => {
     .with("idempotency_key_conflict", () => new IdempotencyKeyConflict())
     .with("idempotency_key_in_flight", () => new IdempotencyKeyInFlight({ retryAfter }))
     .with("integration_callback_failed", () => new IntegrationCallbackFailed({ productId: 0, reason: body.detail }))
+    .with("service_unavailable", () => new ServiceUnavailable({ retryAfter }))
     .with("internal_error", () => new InternalError({}))
     .exhaustive()
 }
@@ -96,6 +100,7 @@ const failureOfLegacy = (status: FailureStatus, body: LegacyWire): ApiFailure =>
     .with(429, () => new RateLimited({ retryAfter: 1 }))
     .with(500, () => new InternalError({}))
     .with(502, () => new IntegrationCallbackFailed({ productId: 0, reason: body.message }))
+    .with(503, () => new ServiceUnavailable({ retryAfter: 1 }))
     .exhaustive()
 }
 
@@ -138,11 +143,14 @@ const legacyCodec = <S extends FailureStatus>(status: S) =>
     HttpApiSchema.status(status)
   )
 
-// Quotas and in-flight idempotency keys tell the client when to come back (RFC 9110 §10.2.3).
-const RETRY_AFTER_STATUSES: ReadonlySet<FailureStatus> = new Set([409, 429])
+// Quotas, in-flight idempotency keys and an unreachable database tell the client when to come
+// back (RFC 9110 §10.2.3).
+const RETRY_AFTER_STATUSES: ReadonlySet<FailureStatus> = new Set([409, 429, 503])
 
 const retryAfterOf = (failure: ApiFailure): number | undefined =>
-  failure._tag === "RateLimited" || failure._tag === "IdempotencyKeyInFlight" ? failure.retryAfter : undefined
+  failure._tag === "RateLimited" || failure._tag === "IdempotencyKeyInFlight" || failure._tag === "ServiceUnavailable"
+    ? failure.retryAfter
+    : undefined
 
 // Adds `Retry-After` to the statuses that carry one; the body is the format's codec.
 const withRetryAfter = <S extends FailureStatus>(status: S, body: ReturnType<typeof problemCodec<S>> | ReturnType<typeof legacyCodec<S>>) =>

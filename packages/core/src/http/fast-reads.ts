@@ -6,6 +6,7 @@ import { storeMeView } from "../presenters/store.js"
 import { type ApiKeyPrincipal, Credentials } from "../services/credentials.js"
 import type { Store } from "../domain/principal.js"
 import { PricingCache } from "../services/pricing-cache.js"
+import { Metrics } from "../services/metrics.js"
 import { RateLimiter } from "../services/rate-limiter.js"
 import { Settings } from "../services/settings.js"
 import { SigncraftApi } from "./api/index.js"
@@ -70,7 +71,7 @@ export const makeFastReads = (log: RequestLogger, agentPath: string | undefined,
     const pricingCache = yield* PricingCache
     // The same clock the full path reads, so a key it verified is trusted here for the same second.
     const clock = yield* Clock.Clock
-    const frame = makeRequestFrame(settings, agentPath)
+    const frame = makeRequestFrame(settings, agentPath, yield* Metrics)
     const checks = makeHeldKeyChecks(settings, credentials, limiter)
     const me = SigncraftApi.groups.v3Stores.endpoints.me
     const pricing = SigncraftApi.groups.v3Customisers.endpoints.getPricing
@@ -146,8 +147,14 @@ export const makeFastReads = (log: RequestLogger, agentPath: string | undefined,
         : ifNoneMatchHits(single(headers["if-none-match"]), document.etag)
         ? answer(304, pricingReadHeaders(document.etag), "", info)
         : answer(200, { ...JSON_CONTENT, ...pricingReadHeaders(document.etag) }, pricingBody(document, shell), info)
-      // The router logs a request's path, as it sees no route yet (router-middleware.ts).
-      frame.logAnswer(log, info, method, pathname, served.status, startedAt)
+      frame.recordAnswer(log, info, {
+        method,
+        template: isMe ? me.path : pricing.path,
+        pathname,
+        status: served.status,
+        startedAt,
+        replayed: false
+      })
       return served
     }
     return fastReads

@@ -1,13 +1,32 @@
 import { clientAddressOf, quotaAddress } from "../domain/client-address.js"
+import type { MetricsRecorder } from "../services/metrics.js"
 import type { ServiceSettings } from "../services/settings.js"
 import { type CorsRule, corsHeaders, makeCorsRules } from "./cors.js"
 import { deprecationHeaders } from "./deprecation.js"
 import { describeFault } from "./faults.js"
 import { generationOf } from "./generations.js"
 import { newRequestId, type RequestInfo } from "./request-info.js"
+import { UNMATCHED_ROUTE } from "./route-table.js"
 
-/** Where request log lines go; the server writes them to stdout as JSON. */
+/** Where request log lines go; the server writes them to stdout (JSON, or text on a terminal). */
 export type RequestLogger = (line: Readonly<Record<string, string | number>>) => void
+
+// The methods a metric may name; node:http refuses most others, but a label must stay bounded.
+const METRIC_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+
+/** What one answered request was, for its log line and its metrics. */
+export interface AnsweredRequest {
+  readonly method: string
+  /** The route template that served it (`/api/v3/customisers/:customiser_id`), if one did. */
+  readonly template: string | undefined
+  /** Its path, logged when no route served it. */
+  readonly pathname: string
+  readonly status: number
+  /** `performance.now()` when it arrived. */
+  readonly startedAt: number
+  /** Whether the answer was replayed for an `Idempotency-Key` seen before. */
+  readonly replayed: boolean
+}
 
 /** What every request gets before it is served: its id, generation, URL, client and CORS rule. */
 export interface RequestStart {
@@ -26,7 +45,7 @@ export const pathnameOf = (url: string): string => {
  * The frame every request is served in, whichever path serves it (the router middleware, or the
  * fast reads): how it starts, the headers every answer carries, and its log line.
  */
-export const makeRequestFrame = (settings: ServiceSettings, agentPath: string | undefined) => {
+export const makeRequestFrame = (settings: ServiceSettings, agentPath: string | undefined, metrics?: MetricsRecorder) => {
   const legacyHeaders = deprecationHeaders(settings.baseUrl)
   // Every answer: browsers must not sniff a JSON error into something executable; in
   // production, browsers keep to HTTPS for a year (RFC 6797).
@@ -65,8 +84,13 @@ export const makeRequestFrame = (settings: ServiceSettings, agentPath: string | 
       ? { "x-request-id": info.requestId, ...everyAnswer, ...legacyHeaders }
       : { "x-request-id": info.requestId, ...everyAnswer }
 
-  /** Writes the request's log line (no headers, no query: no secrets), and an error line for a 5xx. */
-  const logAnswer = (log: RequestLogger, info: RequestInfo, method: string, route: string, status: number, startedAt: number) => {
+  /**
+   * Writes the request's log line (no headers, no query: no secrets) and an error line for a 5xx,
+   * and counts it in the metrics when they are on.
+   */
+  const recordAnswer = (log: RequestLogger, info: RequestInfo, answered: AnsweredRequest) => {
+    const { method, status } = answered
+    const durationMs = performance.now() - answered.startedAt
     // Every 5xx leaves an error line with its request id and cause, wherever it was rendered.
     if (status >= 500) {
       log({
@@ -76,15 +100,19 @@ export const makeRequestFrame = (settings: ServiceSettings, agentPath: string | 
         message: info.faults.length === 0 ? `answered ${status} with no cause recorded` : info.faults.map(describeFault).join("\n")
       })
     }
-    log({
-      level: "info",
-      request_id: info.requestId,
-      method,
-      route,
-      status,
-      duration_ms: Math.round((performance.now() - startedAt) * 100) / 100
-    })
+    const route = answered.template ?? answered.pathname
+    const duration_ms = Math.round(durationMs * 100) / 100
+    log(
+      info.storeId === undefined
+        ? { level: "info", request_id: info.requestId, method, route, status, duration_ms }
+        : { level: "info", request_id: info.requestId, method, route, status, duration_ms, store_id: info.storeId }
+    )
+    if (metrics !== undefined) {
+      const template = answered.template ?? UNMATCHED_ROUTE
+      metrics.request(template, METRIC_METHODS.has(method) ? method : "OTHER", status, durationMs / 1000)
+      if (answered.replayed) metrics.idempotencyReplay(template)
+    }
   }
 
-  return { begin, closingHeaders, logAnswer }
+  return { begin, closingHeaders, recordAnswer }
 }

@@ -29,6 +29,8 @@ export interface RequestInfo {
    * that read the body's value (the Idempotency-Key fingerprint) to use instead of parsing again.
    */
   parsedBody?: { readonly value: unknown }
+  /** The Store the request acts for, once its API key is known: logged and put on its span. */
+  storeId?: number
 }
 
 /** A fresh request id, `req_` and 24 base62 characters. */

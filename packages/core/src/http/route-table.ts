@@ -47,3 +47,25 @@ export const makeAllowedMethods = (routes: ReadonlyArray<RouteEntry>) => {
     return allowed.includes("GET") && !allowed.includes("HEAD") ? [...allowed, "HEAD"].sort() : allowed
   }
 }
+
+/** The label of a request that matched no route: metrics never carry a path a client made up. */
+export const UNMATCHED_ROUTE = "unmatched"
+
+/**
+ * Answers "which route template serves this request?" (`/api/v3/customisers/:customiser_id`,
+ * never a concrete id), from the app's route table, for metric labels, span names and log lines.
+ * HEAD is served by the GET route, a preflight by whichever route owns the path.
+ */
+export const makeRouteTemplateOf = (routes: ReadonlyArray<RouteEntry>) => {
+  const router = FindMyWay.make<string>()
+  const preflights = FindMyWay.make<string>()
+  for (const route of routes) {
+    if (route.method === "*") router.all(route.path, route.path)
+    else router.on(route.method, route.path, route.path)
+    // The first route of a path names its preflight; every route of one path has one template.
+    if (preflights.find("OPTIONS", route.path) === undefined) preflights.on("OPTIONS", route.path, route.path)
+  }
+  return (method: string, url: string): string | undefined =>
+    router.find(method, url)?.handler ??
+      (method === "HEAD" ? router.find("GET", url)?.handler : method === "OPTIONS" ? preflights.find("OPTIONS", url)?.handler : undefined)
+}

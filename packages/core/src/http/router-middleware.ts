@@ -1,4 +1,4 @@
-import { ByteSize, Cause, Context, Effect, Option, type Types } from "effect"
+import { ByteSize, Cause, Context, Effect, Option, Tracer, type Types } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { MaxBodySize } from "effect/http/HttpIncomingMessage"
 import {
@@ -12,6 +12,7 @@ import {
   ValidationFailed
 } from "../domain/errors.js"
 import { findUnacceptableValue } from "../domain/json-input.js"
+import { Metrics } from "../services/metrics.js"
 import { Settings } from "../services/settings.js"
 import { describeFailure } from "../presenters/failure-table.js"
 import { classifyRequestError } from "./middleware/request-failures.js"
@@ -19,7 +20,7 @@ import { ClientAddress, CurrentRequest, type RequestInfo } from "./request-info.
 import { atOriginRoot, type RouteUrlOf } from "./base-path.js"
 import { makeRequestFrame, pathnameOf, type RequestLogger } from "./request-frame.js"
 import { renderFailure } from "./respond.js"
-import { makeAllowedMethods, type RouteEntry } from "./route-table.js"
+import { makeAllowedMethods, makeRouteTemplateOf, type RouteEntry } from "./route-table.js"
 import { type CorsRule, preflightHeaders } from "./cors.js"
 import { makeSwitchedOff } from "./switches.js"
 
@@ -111,7 +112,8 @@ const inspectBody = (
  * contract 5.3) for the paths browsers may call, enforces the body limit,
  * refuses bodies no field can take, answers a known path with another method with 405,
  * answers anything unanswered in the right error format, adds the request id and the
- * deprecation headers, and writes one log line (no headers, no query: no secrets).
+ * deprecation headers, writes one log line (no headers, no query: no secrets), counts the request
+ * in the metrics when they are on, and names its server span's request and Store when traced.
  */
 export const layerRouterMiddleware = (
   log: RequestLogger,
@@ -125,8 +127,11 @@ export const layerRouterMiddleware = (
     Effect.gen(function*() {
       const settings = yield* Settings
       const maxBody = ByteSize.bytes(settings.maxBodyBytes)
-      const frame = makeRequestFrame(settings, agentPath)
+      const frame = makeRequestFrame(settings, agentPath, yield* Metrics)
       const allowedMethods = makeAllowedMethods(routes)
+      const templateOf = makeRouteTemplateOf(routes)
+      // Decided once: with the native tracer no span is exported, and nothing is looked up per request.
+      const traced = (yield* Tracer.Tracer) !== Tracer.nativeTracer
       const switchedOff = makeSwitchedOff(settings.disable, agentPath)
       const unknownRoute = describeFailure(new NotFound({ resource: "route" }))
       // Bodies are inspected only where a route will serve them: an unknown path stays a 404,
@@ -153,8 +158,8 @@ export const layerRouterMiddleware = (
         const served = routeUrl !== undefined && !hasTrailingSlash(pathnameOf(routeUrl)) && !switchedOff(pathnameOf(routeUrl))
         // Hosts that are not node:http (adapters) hand the peer address over as ClientAddress.
         const peer = Option.getOrElse(request.remoteAddress, () => Context.get(context, ClientAddress) ?? "unknown")
-        const route = Context.getOption(context, HttpRouter.RouteContext)
-        return { request, rewritten: request !== arrived, route, served, ...frame.begin(request.url, request.headers, peer, served) }
+        const span = traced ? Context.getOrUndefined(context, Tracer.ParentSpan) : undefined
+        return { request, rewritten: request !== arrived, span, served, ...frame.begin(request.url, request.headers, peer, served) }
       }
 
       const finish = (
@@ -162,12 +167,22 @@ export const layerRouterMiddleware = (
         started: ReturnType<typeof begin>,
         startedAt: number
       ) => {
-        const { request, pathname, info, route } = started
+        const { request, pathname, info, span } = started
         const normalised = normaliseFrameworkError(response, info, settings.maxBodyBytes)
         const answered = info.responseHeaders.size === 0 ? normalised : HttpServerResponse.setHeaders(normalised, info.responseHeaders)
         const final = HttpServerResponse.setHeaders(answered, frame.closingHeaders(info))
-        const routePath = Option.match(route, { onNone: () => pathname, onSome: (r) => r.route.path })
-        frame.logAnswer(log, info, request.method, routePath, final.status, startedAt)
+        frame.recordAnswer(log, info, {
+          method: request.method,
+          template: started.served ? templateOf(request.method, request.url) : undefined,
+          pathname,
+          status: final.status,
+          startedAt,
+          replayed: final.headers["idempotency-replay"] === "true"
+        })
+        if (span !== undefined && span._tag === "Span") {
+          span.attribute("signcraft.request_id", info.requestId)
+          if (info.storeId !== undefined) span.attribute("signcraft.store_id", info.storeId)
+        }
         return final
       }
 
@@ -199,7 +214,7 @@ export const layerRouterMiddleware = (
                 const error = Option.getOrUndefined(Cause.findErrorOption(cause)) ??
                   cause.reasons.find(Cause.isDieReason)?.defect
                 const failure = refine(classifyRequestError(error, settings.maxBodyBytes), request.url, cors)
-                if (failure._tag === "InternalError") info.faults.push(cause)
+                if (failure._tag === "InternalError" || failure._tag === "ServiceUnavailable") info.faults.push(cause)
                 return Effect.succeed(renderFailure(describeFailure(failure), info))
               })
             )

@@ -8,6 +8,8 @@ export const PROBLEM_CODES = [
   "invalid_api_key",
   "missing_operator_token",
   "invalid_operator_token",
+  "missing_metrics_token",
+  "invalid_metrics_token",
   "insufficient_scope",
   "not_found",
   "validation_failed",
@@ -22,6 +24,7 @@ export const PROBLEM_CODES = [
   "idempotency_key_conflict",
   "idempotency_key_in_flight",
   "integration_callback_failed",
+  "service_unavailable",
   "internal_error"
 ] as const
 
@@ -62,6 +65,7 @@ export const FAILURE_STATUS = {
   IdempotencyKeyConflict: 409,
   IdempotencyKeyInFlight: 409,
   IntegrationCallbackFailed: 502,
+  ServiceUnavailable: 503,
   InternalError: 500
 } as const satisfies Record<ApiFailureTag, number>
 
@@ -95,6 +99,11 @@ const wordingOf = (failure: ApiFailure): Wording =>
       title: "Missing operator token",
       detail: "Send the operator token as `Authorization: Bearer <token>`."
     }))
+    .with({ _tag: "MissingCredential", kind: "metrics_token" }, () => ({
+      code: "missing_metrics_token",
+      title: "Missing metrics token",
+      detail: "Send the metrics token as `Authorization: Bearer <token>`."
+    }))
     .with({ _tag: "InvalidCredential", kind: "api_key" }, (f) => ({
       code: "invalid_api_key",
       title: "Invalid API key",
@@ -110,6 +119,11 @@ const wordingOf = (failure: ApiFailure): Wording =>
       code: "invalid_operator_token",
       title: "Invalid operator token",
       detail: "The operator token is not valid."
+    }))
+    .with({ _tag: "InvalidCredential", kind: "metrics_token" }, () => ({
+      code: "invalid_metrics_token",
+      title: "Invalid metrics token",
+      detail: "The metrics token is not valid."
     }))
     .with({ _tag: "InsufficientScope" }, (f) => ({
       code: "insufficient_scope",
@@ -190,6 +204,12 @@ const wordingOf = (failure: ApiFailure): Wording =>
       // shopper's: the reason goes to the log with the request id, never into the answer.
       detail: `The store's integration did not accept the design; it is kept as product ${f.productId}. ` +
         "The store can find the reason in the service's log under this request id."
+    }))
+    .with({ _tag: "ServiceUnavailable" }, (f) => ({
+      code: "service_unavailable",
+      title: "Service unavailable",
+      detail: `The service cannot reach its database just now; retry after ${f.retryAfter} seconds.`,
+      retryAfter: f.retryAfter
     }))
     .with({ _tag: "InternalError" }, () => ({
       code: "internal_error",

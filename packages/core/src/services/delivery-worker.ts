@@ -5,6 +5,7 @@ import { responseExcerpt } from "../domain/webhooks/delivery-log.js"
 import { nextStepAfter } from "../domain/webhooks/receiver-answer.js"
 import { deliveryHeaders } from "../domain/webhooks/signature-schemes.js"
 import { DeliveryUrlGuard } from "./delivery-url-guard.js"
+import { type DeliveryOutcome, Metrics } from "./metrics.js"
 import { OutboundHttp } from "./outbound-http.js"
 import { Settings } from "./settings.js"
 import { type AttemptResult, type ClaimedDelivery, WebhookDeliveries } from "./webhook-deliveries.js"
@@ -38,6 +39,11 @@ type SendOutcome =
   | { readonly _tag: "Answered"; readonly status: number; readonly body: string; readonly retryAfter: string | undefined }
   | { readonly _tag: "Failed"; readonly error: string }
 
+const OUTCOMES = { Delivered: "delivered", Retry: "retry", GiveUp: "gave_up", Disable: "disabled" } as const satisfies Record<AttemptResult["next"]["_tag"], DeliveryOutcome>
+
+// The receiver's origin only: a delivery URL may carry a token in its path or query.
+const originOf = (url: string): string => URL.canParse(url) ? new URL(url).origin : "invalid"
+
 /**
  * Sends due webhook deliveries: claims a batch, POSTs each signed body concurrently, records
  * every attempt and schedules retries (domain/webhooks/retry-schedule.ts). Any number of workers
@@ -60,6 +66,7 @@ export class DeliveryWorker extends Context.Service<DeliveryWorker, {
         const guard = yield* DeliveryUrlGuard
         const http = yield* OutboundHttp
         const deliveries = yield* WebhookDeliveries
+        const metrics = yield* Metrics
         const batchSize = options.batchSize ?? 100
         const lanes = Math.max(1, options.lanes ?? 2)
         const leaseMs = options.leaseMs ?? 30_000
@@ -124,7 +131,12 @@ export class DeliveryWorker extends Context.Service<DeliveryWorker, {
               next
             }
             return { claim, result }
-          })
+          }).pipe(
+            Effect.withSpan("DeliveryWorker.attempt", {
+              kind: "client",
+              attributes: { "signcraft.delivery_id": claim.id, "signcraft.webhook_topic": claim.topic, "server.origin": originOf(claim.url) }
+            })
+          )
 
         // A claimed batch is finished even when the worker is asked to stop: every attempt is
         // bounded by the 10 s timeout, and abandoning it would delay it by a whole lease.
@@ -133,7 +145,10 @@ export class DeliveryWorker extends Context.Service<DeliveryWorker, {
             const claims = yield* deliveries.claimDue(workerId, batchSize, leaseMs)
             const results = yield* Effect.forEach(claims, attempt, { concurrency: "unbounded" })
             yield* deliveries.record(workerId, results)
-            for (const { claim, result } of results) options.onAttempt?.(claim, result)
+            for (const { claim, result } of results) {
+              metrics?.delivery(OUTCOMES[result.next._tag])
+              options.onAttempt?.(claim, result)
+            }
             return claims.length
           })
         ).pipe(

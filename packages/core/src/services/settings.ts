@@ -21,6 +21,8 @@ export interface ServiceSettings {
   readonly environment: Environment
   /** Bearer token of the operator API; the operator API answers 404 when absent. */
   readonly operatorToken: Redacted.Redacted<string> | undefined
+  /** `METRICS_TOKEN`: bearer token of `GET /metrics`; metrics are neither counted nor served when absent. */
+  readonly metricsToken: Redacted.Redacted<string> | undefined
   readonly rateLimitPerKeyPerMinute: number
   readonly rateLimitPerIpPerMinute: number
   readonly registrationLimitPerHour: number
@@ -62,8 +64,9 @@ export class Settings extends Context.Service<Settings, ServiceSettings>()("sign
  * app (a Next.js route, say) never imports `effect` itself and cannot hand over a `Redacted`
  * from a second copy of it.
  */
-export type SettingsInput = Partial<Omit<ServiceSettings, "operatorToken" | "secretsKey" | "trustProxy" | "disable">> & {
+export type SettingsInput = Partial<Omit<ServiceSettings, "operatorToken" | "metricsToken" | "secretsKey" | "trustProxy" | "disable">> & {
   readonly operatorToken?: string | Redacted.Redacted<string> | undefined
+  readonly metricsToken?: string | Redacted.Redacted<string> | undefined
   readonly secretsKey?: string | Redacted.Redacted<string> | undefined
   /** A hop count, a comma list of CIDRs (as `TRUST_PROXY`), or the parsed form. */
   readonly trustProxy?: string | number | TrustProxy | undefined
@@ -99,7 +102,7 @@ const definedOnly = <A extends object>(input: A): Partial<A> =>
 
 /** Defaults of the operating contract, for embedders and tests; `undefined` values keep the default. */
 export const defaultSettings = (
-  { operatorToken, secretsKey, trustProxy, disable, ...given }: SettingsInput = {}
+  { operatorToken, metricsToken, secretsKey, trustProxy, disable, ...given }: SettingsInput = {}
 ): ServiceSettings => {
   const overrides = definedOnly(given)
   return {
@@ -120,6 +123,7 @@ export const defaultSettings = (
     ...overrides,
     baseUrl: normaliseBaseUrl(overrides.baseUrl ?? "http://localhost:8080"),
     operatorToken: secretOf(operatorToken),
+    metricsToken: secretOf(metricsToken),
     secretsKey: secretOf(secretsKey),
     trustProxy: trustProxyOf(trustProxy),
     disable: disabledPartsOf(disable)

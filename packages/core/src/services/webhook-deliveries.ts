@@ -188,6 +188,8 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
   readonly redeliver: (storeId: number, subscriptionId: number, deliveryId: number) => Effect.Effect<DeliveryRecord, NotFound>
   /** The body of the Store's most recent event of a topic, exactly as delivered. */
   readonly latestBody: (storeId: number, topic: string) => Effect.Effect<Option.Option<string>>
+  /** How many deliveries wait to be sent, of every Store, and how long the oldest has waited (seconds). */
+  readonly backlog: () => Effect.Effect<{ readonly pending: number; readonly oldestSeconds: number }, SqlError.SqlError>
 }>()("signcraft/WebhookDeliveries") {
   static readonly layer = Layer.effect(
     WebhookDeliveries,
@@ -262,6 +264,15 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
           )
         })
 
+      // Read through the partial index of pending deliveries: a scrape never scans delivered ones.
+      const backlog = Effect.fn("WebhookDeliveries.backlog")(function*() {
+        const rows = yield* sql<{ readonly pending: number; readonly oldest_seconds: number | null }>`
+          SELECT count(*)::int AS pending,
+            extract(epoch FROM now() - min(created_at))::float8 AS oldest_seconds
+          FROM webhook_deliveries WHERE status = 'pending'`
+        return { pending: rows[0]?.pending ?? 0, oldestSeconds: Math.max(0, rows[0]?.oldest_seconds ?? 0) }
+      })
+
       const find = Effect.fn("WebhookDeliveries.find")(function*(storeId: number, subscriptionId: number, deliveryId: number) {
         yield* subscriptionOfStore(storeId, subscriptionId)
         if (!isStorableBigId(deliveryId)) return yield* Effect.fail(notFound)
@@ -273,6 +284,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
       })
 
       return WebhookDeliveries.of({
+        backlog,
         claimDue: (workerId, limit, leaseMs) =>
           sql`
             WITH due AS (

@@ -6,6 +6,9 @@ import { checkDatabaseSchema, type InvalidDatabaseSchema } from "./database-sche
 import { layerPlannerStatistics } from "./planner-statistics.js"
 import { prepareSchema } from "./schema-setup.js"
 
+/** The most connections a process opens to PostgreSQL unless told otherwise. */
+export const DEFAULT_MAX_CONNECTIONS = 10
+
 /** Options of {@link layerPostgres}. */
 export interface PostgresOptions {
   /** The most connections the pool opens at once. */
@@ -14,6 +17,8 @@ export interface PostgresOptions {
   readonly statisticsInterval?: Duration.Input | undefined
   /** The schema every connection works in (database-schema.ts); `signcraft` by default. */
   readonly schema?: string | undefined
+  /** The `application_name` of every connection (connection-usage.ts counts them by it). */
+  readonly applicationName?: string | undefined
 }
 
 /**
@@ -31,7 +36,8 @@ export const layerPostgres = (
     Effect.map(checkDatabaseSchema(options.schema), (schema) =>
       PgClient.layer({
         url: Redacted.make(url),
-        maxConnections: options.maxConnections ?? 10,
+        maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+        ...(options.applicationName === undefined ? {} : { applicationName: options.applicationName }),
         // A startup parameter outranks the URL's `options` and the role's and database's own
         // settings, so nothing but signcraft's schema is ever searched, or created in, by name.
         startupParameters: { search_path: schema }

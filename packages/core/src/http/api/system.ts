@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { problemAt } from "../failure-codecs.js"
 import { PublicAccess, RequestFailures } from "../middleware/definitions.js"
 
 // A liveness probe sends no input, so none of the request failures can answer it; the per-IP
@@ -12,12 +13,20 @@ const onlyWhatAProbeMeets = (operation: Record<string, unknown>): Record<string,
   }
 }
 
-/** `GET /healthz`: 200 once the server accepts requests (its database migrated). */
+/**
+ * The probes. `GET /healthz` (liveness): 200 once the server accepts requests (its database
+ * migrated). `GET /readyz` (readiness): 200 while the database answers and is migrated to this
+ * release, else 503 `service_unavailable` with `Retry-After`.
+ */
 export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
   .add(
     HttpApiEndpoint.get("health", "/healthz", { success: Schema.Struct({ status: Schema.Literal("ok") }) })
       .annotate(OpenApi.Summary, "Liveness: 200 once the server accepts requests (its database migrated)")
       .annotate(OpenApi.Transform, onlyWhatAProbeMeets)
+  )
+  .add(
+    HttpApiEndpoint.get("ready", "/readyz", { success: Schema.Struct({ status: Schema.Literal("ready") }), error: [problemAt(503)] })
+      .annotate(OpenApi.Summary, "Readiness: 200 while the database answers and is migrated to this release, else 503")
   )
   .middleware(RequestFailures)
   .middleware(PublicAccess)

@@ -24,6 +24,7 @@ export interface OperationExample {
 /** The order the examples run in: each may use what the ones before it created. */
 export const EXAMPLE_ORDER: ReadonlyArray<string> = [
   "health",
+  "ready",
   "v3Stores.me",
   "v3Customisers.list",
   "v3Customisers.get",
@@ -357,6 +358,12 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
     "status": 200,
     "response": {
       "status": "ok"
+    }
+  },
+  "ready": {
+    "status": 200,
+    "response": {
+      "status": "ready"
     }
   },
   "v3Stores.me": {

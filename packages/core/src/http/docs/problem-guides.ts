@@ -14,6 +14,7 @@ import {
   NotFound,
   PayloadTooLarge,
   RateLimited,
+  ServiceUnavailable,
   UnsupportedMediaType,
   ValidationFailed
 } from "../../domain/errors.js"
@@ -56,6 +57,18 @@ export const PROBLEM_GUIDES: { readonly [C in ProblemCode]: ProblemGuide } = {
     when: "The bearer value differs from `OPERATOR_TOKEN`.",
     recover: "Use the token the deployment was started with.",
     example: new InvalidCredential({ kind: "operator_token", reason: "unknown" })
+  },
+  missing_metrics_token: {
+    meaning: "A scrape of `/metrics` carries no metrics token.",
+    when: "`GET /metrics` has no `Authorization: Bearer <token>` header while `METRICS_TOKEN` is set.",
+    recover: "Configure the scraper with the deployment's `METRICS_TOKEN` as its bearer token.",
+    example: new MissingCredential({ kind: "metrics_token" })
+  },
+  invalid_metrics_token: {
+    meaning: "The metrics token is not the deployment's.",
+    when: "The bearer value of a `GET /metrics` differs from `METRICS_TOKEN`.",
+    recover: "Use the token the deployment was started with.",
+    example: new InvalidCredential({ kind: "metrics_token", reason: "unknown" })
   },
   insufficient_scope: {
     meaning: "The key is valid but lacks a scope the operation needs.",
@@ -149,6 +162,12 @@ export const PROBLEM_GUIDES: { readonly [C in ProblemCode]: ProblemGuide } = {
     when: "The call to the Store's integration timed out, failed, answered other than 200, or answered without `external_id`. The design is kept as a product.",
     recover: "Fix the integration endpoint; the product named in `detail` can be synced again. Shoppers should be told to try again later.",
     example: new IntegrationCallbackFailed({ productId: 42, reason: "timed out after 10 s" })
+  },
+  service_unavailable: {
+    meaning: "The service is running but cannot reach its database just now.",
+    when: "The database is restarting or unreachable; nothing was written by this request.",
+    recover: "Wait `Retry-After` seconds and send the same request again (with the same `Idempotency-Key` for writes).",
+    example: new ServiceUnavailable({ retryAfter: 5 })
   },
   internal_error: {
     meaning: "The service failed to complete the request.",

@@ -70,6 +70,7 @@ export const makeHeldKeyChecks = (
     if (!limiter.holdsToken(keyBucket, 60, now) || limiter.admitIpHeldUnsafe(info.clientIp, now) === undefined) return false
     limiter.takeHeldUnsafe(keyBucket, settings.rateLimitPerKeyPerMinute, 60, now)
     announceQuota(info, principal, now)
+    info.storeId = principal.storeId
     return true
   }
 

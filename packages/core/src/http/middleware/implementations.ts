@@ -85,6 +85,7 @@ const makeApiKeyAuth = Effect.gen(function*() {
       : limiter.take(`key:${principal.keyId}`, settings.rateLimitPerKeyPerMinute, 60)
     return Effect.flatMap(admission, (admitted): Served<HttpRouter.Provided, KeyFailure> => {
       announceQuota(info, principal, clock.currentTimeMillisUnsafe())
+      info.storeId = principal.storeId
       if (admitted._tag === "Limited") return Effect.fail(new RateLimited({ retryAfter: admitted.retryAfterSeconds }))
       const { accepted, operation } = endpointRules
       if (!allowsAny(principal, accepted)) {

@@ -16,25 +16,30 @@ export const perIpQuota = (limiter: RateLimiter["Service"], info: RequestInfo) =
 const digest = (value: string) => createHash("sha256").update(value).digest()
 
 /**
- * The `OPERATOR_TOKEN` check, for the operator API and its documentation: 404 when no token is
- * set (nothing of the operator's is served), 401 for a missing or wrong one. A refused token
- * spends one of the client's per-IP requests, so guessing the token is held to the per-IP quota;
- * once that is spent the answer is 429, not another verdict on a guess.
+ * A deployment token's check (the operator token, the metrics token): 404 when no token is set
+ * (nothing behind it is served), 401 for a missing or wrong one. A refused token spends one of
+ * the client's per-IP requests, so guessing the token is held to the per-IP quota; once that is
+ * spent the answer is 429, not another verdict on a guess.
  */
-export const makeOperatorTokenCheck = Effect.gen(function*() {
-  const settings = yield* Settings
-  const limiter = yield* RateLimiter
-  const expected = settings.operatorToken === undefined ? undefined : digest(Redacted.value(settings.operatorToken))
-  const refuse = (failure: MissingCredential | InvalidCredential) =>
-    Effect.flatMap(Effect.service(CurrentRequest), (info) => Effect.andThen(perIpQuota(limiter, info), Effect.fail(failure)))
-  type Refusal = NotFound | MissingCredential | InvalidCredential | RateLimited
-  return (presented: string): Effect.Effect<void, Refusal> =>
-    Effect.suspend((): Effect.Effect<void, Refusal> => {
-      if (expected === undefined) return Effect.fail(new NotFound({ resource: "route" }))
-      if (presented === "") return refuse(new MissingCredential({ kind: "operator_token" }))
-      if (!timingSafeEqual(digest(presented), expected)) {
-        return refuse(new InvalidCredential({ kind: "operator_token", reason: "unknown" }))
-      }
-      return Effect.void
-    })
-})
+export const makeBearerTokenCheck = (token: Redacted.Redacted<string> | undefined, kind: "operator_token" | "metrics_token") =>
+  Effect.gen(function*() {
+    const limiter = yield* RateLimiter
+    const expected = token === undefined ? undefined : digest(Redacted.value(token))
+    const refuse = (failure: MissingCredential | InvalidCredential) =>
+      Effect.flatMap(Effect.service(CurrentRequest), (info) => Effect.andThen(perIpQuota(limiter, info), Effect.fail(failure)))
+    type Refusal = NotFound | MissingCredential | InvalidCredential | RateLimited
+    return (presented: string): Effect.Effect<void, Refusal> =>
+      Effect.suspend((): Effect.Effect<void, Refusal> => {
+        if (expected === undefined) return Effect.fail(new NotFound({ resource: "route" }))
+        if (presented === "") return refuse(new MissingCredential({ kind }))
+        if (!timingSafeEqual(digest(presented), expected)) return refuse(new InvalidCredential({ kind, reason: "unknown" }))
+        return Effect.void
+      })
+  })
+
+/** The `OPERATOR_TOKEN` check, for the operator API and its documentation ({@link makeBearerTokenCheck}). */
+export const makeOperatorTokenCheck = Effect.flatMap(Settings, (settings) => makeBearerTokenCheck(settings.operatorToken, "operator_token"))
+
+/** The bearer value of an `Authorization` header (scheme case-insensitive), or "" when there is none. */
+export const bearerOf = (authorization: string | undefined): string =>
+  authorization !== undefined && /^bearer /i.test(authorization) ? authorization.slice("bearer ".length).trim() : ""

@@ -1,5 +1,16 @@
 import { HttpApiError } from "effect/http-api"
-import { InternalError, InvalidParameter, isApiFailure, MalformedRequest, NotFound, PayloadTooLarge, ValidationFailed, type ApiFailure } from "../../domain/errors.js"
+import {
+  type ApiFailure,
+  InternalError,
+  InvalidParameter,
+  isApiFailure,
+  MalformedRequest,
+  NotFound,
+  PayloadTooLarge,
+  ServiceUnavailable,
+  ValidationFailed
+} from "../../domain/errors.js"
+import { isDatabaseUnreachable, OUTAGE_RETRY_AFTER_SECONDS } from "../../storage/outage.js"
 import { issueToFieldErrors, issueToParameterErrors } from "../../domain/schema-issues.js"
 import type { FailureWithStatus } from "../../presenters/failure-table.js"
 import { resourceOfIssue } from "../resource-id.js"
@@ -62,12 +73,13 @@ export const bodyReadFailure = (error: unknown, maxBodyBytes: number): PayloadTo
 
 /**
  * Classifies what went wrong outside any endpoint's own answer: a failure, the client's
- * unreadable input, an unknown route, or (for anything else) an internal error. Nothing a
- * client sends is left to become an unexplained 500.
+ * unreadable input, an unknown route, an unreachable database (503, retry later), or (for
+ * anything else) an internal error. Nothing a client sends is left to become an unexplained 500.
  */
 export const classifyRequestError = (error: unknown, maxBodyBytes: number): ApiFailure => {
   if (isApiFailure(error)) return error
   if (isRequestInputError(error)) return requestInputFailure(error, maxBodyBytes)
   if (hasTag(error, "HttpServerError") && hasTag(reasonOf(error), "RouteNotFound")) return new NotFound({ resource: "route" })
+  if (isDatabaseUnreachable(error)) return new ServiceUnavailable({ retryAfter: OUTAGE_RETRY_AFTER_SECONDS })
   return new InternalError({ cause: error })
 }

@@ -16,11 +16,7 @@ import idempotencyClaimOwner from "./0014_idempotency_claim_owner.js"
 import oauthClientMetadataDocuments from "./0015_oauth_client_metadata_documents.js"
 import webhookRecovery from "./0016_webhook_recovery.js"
 
-/**
- * Every schema migration, in order. Migrations are Effects compiled into the
- * package (no files read at run time) and each runs inside the migrator's transaction.
- */
-export const migrations = Migrator.fromRecord({
+const migrationModules = {
   "0001_foundation": foundation,
   "0002_customisers": customisers,
   "0003_commerce": commerce,
@@ -37,4 +33,13 @@ export const migrations = Migrator.fromRecord({
   "0014_idempotency_claim_owner": idempotencyClaimOwner,
   "0015_oauth_client_metadata_documents": oauthClientMetadataDocuments,
   "0016_webhook_recovery": webhookRecovery
-})
+}
+
+/**
+ * Every schema migration, in order. Migrations are Effects compiled into the
+ * package (no files read at run time) and each runs inside the migrator's transaction.
+ */
+export const migrations = Migrator.fromRecord(migrationModules)
+
+/** The id of the newest migration this release knows: a database migrated to it is ready for it. */
+export const LATEST_MIGRATION_ID = Math.max(...Object.keys(migrationModules).map((key) => Number.parseInt(key, 10)))
