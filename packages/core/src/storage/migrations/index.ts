@@ -13,6 +13,7 @@ import orderTotalsBatches from "./0011_order_totals_batches.js"
 import eventBodyOnly from "./0012_event_body_only.js"
 import functionSearchPath from "./0013_function_search_path.js"
 import idempotencyClaimOwner from "./0014_idempotency_claim_owner.js"
+import dashboardLastUsed from "./0015_dashboard_last_used.js"
 
 /**
  * Every schema migration, in order. Migrations are Effects compiled into the
@@ -32,5 +33,6 @@ export const migrations = Migrator.fromRecord({
   "0011_order_totals_batches": orderTotalsBatches,
   "0012_event_body_only": eventBodyOnly,
   "0013_function_search_path": functionSearchPath,
-  "0014_idempotency_claim_owner": idempotencyClaimOwner
+  "0014_idempotency_claim_owner": idempotencyClaimOwner,
+  "0015_dashboard_last_used": dashboardLastUsed
 })
