@@ -34,6 +34,7 @@ import { agentLocation } from "./domain/oauth/metadata.js"
 import { agentRouteTable, layerAgentRoutes } from "./app/agent-routes.js"
 import { docsRouteTable } from "./http/docs.js"
 import { layerOAuthRoutes, oauthRouteTable } from "./http/oauth/routes.js"
+import { dashboardRouteTable, layerDashboardRoutes } from "./http/dashboard/routes.js"
 import { apiRouteTable } from "./http/route-table.js"
 import { Credentials } from "./services/credentials.js"
 import { CursorKey } from "./services/cursor-key.js"
@@ -61,12 +62,13 @@ import { type DeliveryWorkerOptions, layerDeliveryLoop } from "./services/delive
 import { OutboundHttp } from "./services/outbound-http.js"
 import { Quotes } from "./services/quotes.js"
 import { WebhookDeliveries } from "./services/webhook-deliveries.js"
+import { WebhookHealth } from "./services/webhook-health.js"
 import { WebhookSubscriptions } from "./services/webhook-subscriptions.js"
 import { SecretBox } from "./services/secret-box.js"
 import { sealPlaintextSecrets } from "./services/secrets-at-rest.js"
 
-/** Webhook subscriptions, the delivery queue and quotes (need `Settings` for the URL policy). */
-export const layerWebhookServices = Layer.mergeAll(WebhookSubscriptions.layer, WebhookDeliveries.layer, Quotes.layer).pipe(
+/** Webhook subscriptions, the delivery queue, endpoint health and quotes (need `Settings` for the URL policy). */
+export const layerWebhookServices = Layer.mergeAll(WebhookSubscriptions.layer, WebhookDeliveries.layer, WebhookHealth.layer, Quotes.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(DeliveryUrlGuard.layer, Outbox.layer))
 )
 
@@ -210,6 +212,7 @@ export const layerApp = (
     ...apiRouteTable(SigncraftApi),
     ...docsRouteTable(options.settings),
     ...oauthRouteTable,
+    ...dashboardRouteTable,
     ...(location.separateOrigin ? [] : agentRouteTable(location))
   ]
   const agentPath = location.separateOrigin ? undefined : location.path
@@ -219,6 +222,7 @@ export const layerApp = (
     api,
     layerDocs,
     layerOAuthRoutes,
+    layerDashboardRoutes,
     agent,
     layerRouterMiddleware(options.log ?? (() => {}), routes, agentPath, routeUrlOf),
     layerFastReads(options.fastReads, options.log ?? (() => {}), agentPath, routeUrlOf),
