@@ -19,6 +19,16 @@ const cursorOf = (res: TestResponse): string => {
   return cursor
 }
 
+// Every paged v3 collection; the first test holds this list to the OpenAPI document, so a new
+// collection is refused cursors of every other one from the day it is added.
+const COLLECTIONS = [
+  "/api/v3/customisers",
+  "/api/v3/orders",
+  "/api/v3/quotes",
+  "/api/v3/webhook-subscriptions",
+  "/api/v3/webhook-subscriptions/{webhook_id}/deliveries"
+]
+
 describe.each(databaseVariants())("v3 cursors are bound to their collection, Store and filters ($name database)", (variant) => {
   let db: TestDatabase
   let app: ReturnType<typeof startApp>
@@ -33,7 +43,7 @@ describe.each(databaseVariants())("v3 cursors are bound to their collection, Sto
     await db.cleanup()
   })
 
-  /** A Store with two customisers, two form:submitted subscriptions and two quotes, each queued to both. */
+  /** A Store with two customisers, two orders, two form:submitted subscriptions and two quotes, each queued to both. */
   const seed = async () => {
     const store = await app.seedStore("wildcard")
     const customisers = [await createCustomiser(app, store.storeId), await createCustomiser(app, store.storeId)]
@@ -46,6 +56,10 @@ describe.each(databaseVariants())("v3 cursors are bound to their collection, Sto
       expect(created.status).toBe(201)
       subscriptions.push(created.body.data.id)
     }
+    const imported = await app.operator("POST", `/stores/${store.storeId}/orders/import`, {
+      orders: [1, 2].map((n) => ({ created_at: `2026-01-0${n}T10:00:00Z`, total_amount: 100 * n, currency: "USD" }))
+    })
+    expect(imported.status).toBe(200)
     for (let i = 0; i < 2; i++) {
       const submitted = await app.call("POST", `/storefront/v1/customisers/${customisers[0]?.id}/form-submissions`, { body: { responses } })
       expect(submitted.status).toBe(201)
@@ -53,16 +67,20 @@ describe.each(databaseVariants())("v3 cursors are bound to their collection, Sto
     return { ...store, subscriptions }
   }
 
+  it("covers every v3 collection that takes a cursor", async () => {
+    const document = await app.call("GET", "/api/v3/openapi.json")
+    const paged = Object.entries(document.body.paths as Record<string, Record<string, { parameters?: ReadonlyArray<{ name: string; in: string }> }>>)
+      .filter(([, operations]) => operations.get?.parameters?.some((parameter) => parameter.in === "query" && parameter.name === "cursor"))
+      .map(([path]) => path)
+    expect(paged.sort()).toEqual([...COLLECTIONS].sort())
+  })
+
   it("refuses a cursor replayed on another collection, another Store or other filters, and follows it where it was made", async () => {
     const a = await seed()
     const b = await seed()
     const [a1, a2] = a.subscriptions
-    const collections = (s: { readonly subscriptions: ReadonlyArray<number> }) => [
-      "/api/v3/customisers",
-      "/api/v3/quotes",
-      "/api/v3/webhook-subscriptions",
-      `/api/v3/webhook-subscriptions/${s.subscriptions[0]}/deliveries`
-    ]
+    const collections = (s: { readonly subscriptions: ReadonlyArray<number> }) =>
+      COLLECTIONS.map((path) => path.replace("{webhook_id}", String(s.subscriptions[0])))
     for (const made of collections(a)) {
       const cursor = cursorOf(await app.call("GET", `${made}?limit=1`, { key: a.key }))
       const followed = await app.call("GET", `${made}?limit=1&cursor=${cursor}`, { key: a.key })

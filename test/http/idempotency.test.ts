@@ -45,6 +45,18 @@ describe.each(databaseVariants())("Idempotency-Key rules ($name database)", (var
     expect((await write("PUT", seed.key, id, body, "method-1")).headers.get("idempotency-replay")).toBe("true")
   })
 
+  it("answers 409 idempotency_key_conflict for a key reused on another path with the same method and body", async () => {
+    const seed = await app.seedStore({ scopes: SCOPES })
+    const first = await createCustomiser(app, seed.storeId)
+    const second = await createCustomiser(app, seed.storeId)
+    const body = { sizes: [] }
+    expect((await write("PUT", seed.key, first.id, body, "path-1")).status).toBe(200)
+    const elsewhere = await write("PUT", seed.key, second.id, body, "path-1")
+    expect(elsewhere.status).toBe(409)
+    expect(elsewhere.body.code).toBe("idempotency_key_conflict")
+    expect(elsewhere.headers.get("idempotency-replay")).toBeNull()
+  })
+
   it("keeps a key for 24 hours from its first use and forgets it from then on", async () => {
     const seed = await app.seedStore({ scopes: SCOPES })
     const { id } = await createCustomiser(app, seed.storeId)

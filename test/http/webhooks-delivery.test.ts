@@ -266,9 +266,20 @@ describe.each(databaseVariants())("webhook delivery to a real receiver ($name da
     expect((await filtered("failed")).body.data.map((d: { id: number }) => d.id)).toEqual([failed.id])
     expect((await filtered("pending")).body.data).toEqual([])
     expect((await filtered("lost")).status).toBe(422)
-    // A failed delivery stays failed: no further attempts.
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    const later = (await app.call("GET", `/api/v3/webhook-subscriptions/${id}/deliveries`, { key: seed.key })).body.data[0]
+    // A failed delivery stays failed: even made due again, the worker passes it by. A later event's
+    // first attempt, claimed in the same pass or a later one (due rows are claimed oldest first),
+    // marks the moment the worker has looked.
+    await app.run(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 minute' WHERE id = ${failed.id}`
+    }))
+    await enqueue(seed.storeId, "order:created", sampleEventPayload("order:created"))
+    const log = async () => (await app.call("GET", `/api/v3/webhook-subscriptions/${id}/deliveries`, { key: seed.key })).body.data
+    await waitForAttempts(seed.key, id, 1)
+    const [newer, later] = await log()
+    expect(newer.id).not.toBe(failed.id)
+    expect(later.id).toBe(failed.id)
+    expect(later.status).toBe("failed")
     expect(later.attempts.length).toBe(failed.attempts.length)
   })
 

@@ -14,6 +14,24 @@ describe.each(databaseVariants())("webhook endpoint health and secret rotation (
   let db: TestDatabase
   let app: ReturnType<typeof startApp>
   let receiver: Receiver
+  // Subscriptions whose attempt has been recorded, health pass included (onAttempt fires after it),
+  // and the tests waiting on them: a latch, so no test waits on a later delivery to wake it.
+  const recorded = new Set<number>()
+  const waiting = new Set<() => void>()
+  const onAttempt = (claim: { readonly subscriptionId: number }) => {
+    recorded.add(claim.subscriptionId)
+    for (const wake of waiting) wake()
+  }
+  const whenRecorded = (ids: ReadonlyArray<number>) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!ids.every((id) => recorded.has(id))) return
+        waiting.delete(check)
+        resolve()
+      }
+      waiting.add(check)
+      check()
+    })
 
   beforeAll(async () => {
     db = await variant.create()
@@ -21,7 +39,7 @@ describe.each(databaseVariants())("webhook endpoint health and secret rotation (
     app = startApp(
       db.config,
       { rateLimitPerKeyPerMinute: 10_000, rateLimitPerIpPerMinute: 100_000, webhookRetryBaseMs: 20 },
-      { deliveryWorker: { pollIntervalMs: 20 } }
+      { deliveryWorker: { pollIntervalMs: 20, onAttempt } }
     )
     expect((await app.call("GET", "/healthz")).status).toBe(200)
   })
@@ -91,10 +109,8 @@ describe.each(databaseVariants())("webhook endpoint health and secret rotation (
       yield* sql`UPDATE webhook_subscriptions SET failing_since = now() - interval '6 days' WHERE id = ${id}`
     }))
     await enqueue(seed.storeId)
-    await receiver.waitFor(() => at("/down").length >= 1)
-    const read = async () => (await app.call("GET", `/api/v3/webhook-subscriptions/${id}`, { key: seed.key })).body.data.status
-    for (let i = 0; i < 200 && (await read()) !== "disabled"; i++) await new Promise((resolve) => setTimeout(resolve, 25))
-    expect(await read()).toBe("disabled")
+    await whenRecorded([id])
+    expect((await app.call("GET", `/api/v3/webhook-subscriptions/${id}`, { key: seed.key })).body.data.status).toBe("disabled")
     const v2 = await app.call("GET", `/api/v2/webhooks/${id}`, { key: seed.key })
     expect(JSON.stringify(v2.body)).toContain(`"status":"disabled"`)
     const log = await app.call("GET", `/api/v3/webhook-subscriptions/${id}/deliveries`, { key: seed.key })
@@ -112,6 +128,26 @@ describe.each(databaseVariants())("webhook endpoint health and secret rotation (
     expect(at("/down").length).toBe(before)
     await enqueue(seed.storeId)
     await receiver.waitFor(() => at("/up-again").length === 1)
+  })
+
+  it("disables at five days of failing, not a day before or after: a streak of 4 d 23 h stays active, one of 5 d 1 h is disabled", async () => {
+    const seed = await app.seedStore({ scopes: ["webhooks:read", "webhooks:write"] })
+    const subscribe = async (path: string, streak: string) => {
+      const created = await app.call("POST", "/api/v3/webhook-subscriptions", { key: seed.key, body: { topic: "order:created", url: receiver.url(path) } })
+      const id: number = created.body.data.id
+      await app.run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`UPDATE webhook_subscriptions SET failing_since = now() - ${streak}::interval WHERE id = ${id}`
+      }))
+      return id
+    }
+    const young = await subscribe("/down-young", "4 days 23 hours")
+    const old = await subscribe("/down-old", "5 days 1 hour")
+    await enqueue(seed.storeId)
+    await whenRecorded([young, old])
+    const status = async (id: number) => (await app.call("GET", `/api/v3/webhook-subscriptions/${id}`, { key: seed.key })).body.data.status
+    expect(await status(young)).toBe("active")
+    expect(await status(old)).toBe("disabled")
   })
 
   it("refuses any other status in a PATCH", async () => {

@@ -53,11 +53,11 @@ export const startApp = (
   const appDatabase = harness.clock === undefined ? databaseLayer : Layer.merge(databaseLayer, harness.clock.layer)
   const app = makeWebHandler({ ...appOptions, settings }, appDatabase, { memoMap })
   const services = Layer.mergeAll(layerServices, layerWebhookServices).pipe(
-    Layer.provideMerge(databaseLayer),
+    Layer.provideMerge(appDatabase),
     Layer.provideMerge(Layer.succeed(Settings, settings))
   )
   let runtime: ManagedRuntime.ManagedRuntime<Layer.Success<typeof services>, unknown> | undefined
-  /** Runs an effect against the app's services (and database); build the app with a request first. */
+  /** Runs an effect against the app's services, database and clock; build the app with a request first. */
   const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<typeof services>>): Promise<A> => {
     runtime ??= ManagedRuntime.make(services, { memoMap })
     return runtime.runPromise(effect)

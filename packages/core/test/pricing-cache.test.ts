@@ -20,6 +20,14 @@ const withCache = <A>(signals: Layer.Layer<ChangeSignals> | undefined, body: (ca
     )
   )
 
+// Lets the cache's listening fiber run until it has acted on a signal (its epoch moved past
+// `seen`); bounded, so a cache that never acts fails the test rather than hanging it.
+const untilEpochPasses = (cache: PricingCache["Service"], seen: number) =>
+  Effect.gen(function*() {
+    for (let turn = 0; turn < 10_000 && cache.epoch() === seen; turn += 1) yield* Effect.yieldNow
+    expect(cache.epoch()).toBeGreaterThan(seen)
+  })
+
 describe("the pricing cache", () => {
   it("on the embedded database keeps what it is given, and forgets a written customiser", async () => {
     await withCache(ChangeSignals.layerSingleProcess, (cache) =>
@@ -91,13 +99,16 @@ describe("the pricing cache", () => {
         yield* Effect.yieldNow
         cache.put(1, entry(10, "{}"), cache.epoch())
         expect(cache.get(1, 10)?.json).toBe("{}")
+        // Every signal the cache acts on moves its epoch: wait for that, then look.
+        const seen = cache.epoch()
         yield* Queue.offer(queue, "1")
-        yield* Effect.sleep("20 millis")
+        yield* untilEpochPasses(cache, seen)
         expect(cache.get(1, 10)).toBeUndefined()
         // A lost connection: everything goes, and nothing is cached until listening again.
         cache.put(3, entry(10, "{}"), cache.epoch())
+        const beforeLoss = cache.epoch()
         yield* Queue.fail(queue, new SqlError({ reason: new ConnectionError({ cause: new Error("connection lost"), message: "connection lost" }) }))
-        yield* Effect.sleep("20 millis")
+        yield* untilEpochPasses(cache, beforeLoss)
         expect(cache.get(3, 10)).toBeUndefined()
         cache.put(4, entry(10, "{}"), cache.epoch())
         expect(cache.get(4, 10)).toBeUndefined()

@@ -1,6 +1,7 @@
 import { defaultSettings, layerDatabase, SCOPES, Settings } from "@signcraft/core"
 import { Credentials, IdempotencyStore, Identity, RateLimiter } from "@signcraft/core/internal"
-import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { Clock, Effect, Layer, ManagedRuntime, Option } from "effect"
+import * as TestClock from "effect/testing/TestClock"
 import { SqlClient } from "effect/sql"
 import { afterAll, describe, expect, it } from "vitest"
 import { DEMO_EMAIL, type DemoData, DemoSeed, layerDemoSeed, seedDemoData } from "../src/demo-data.js"
@@ -85,9 +86,37 @@ describe("pruning", () => {
   it("keeps running on its interval and reports nothing when all is well", async () => {
     const lines: Array<string> = []
     const output = makeLineOutput((chunk) => lines.push(chunk))
-    await runtime.runPromise(
-      Effect.scoped(Layer.build(layerPruning("20 millis", output)).pipe(Effect.andThen(Effect.sleep("150 millis"))))
+    // The test clock moves the interval by hand: each step must bring one more pass, seen by the
+    // stale window it drops, so the test knows the passes ran rather than guessing they did.
+    const stale = (round: number) =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const now = yield* Clock.currentTimeMillis
+        yield* sql`INSERT INTO rate_limit_windows (bucket, window_start, used) VALUES (${`stale-${round}`}, ${now - 2 * 60 * 60 * 1000}, 1)`
+      })
+    const untilPruned = (round: number) =>
+      Effect.gen(function*() {
+        for (let look = 0; look < 500 && (yield* windowStarts).includes(`stale-${round}`); look += 1) {
+          yield* TestClock.withLive(Effect.sleep("10 millis"))
+        }
+        return !(yield* windowStarts).includes(`stale-${round}`)
+      })
+    const pruned = await runtime.runPromise(
+      Effect.scoped(
+        Effect.gen(function*() {
+          yield* TestClock.setTime(Date.now())
+          yield* Layer.build(layerPruning("20 millis", output))
+          const seen: Array<boolean> = []
+          for (const round of [1, 2, 3]) {
+            yield* stale(round)
+            yield* TestClock.adjust("20 millis")
+            seen.push(yield* untilPruned(round))
+          }
+          return seen
+        })
+      ).pipe(Effect.provide(TestClock.layer()))
     )
+    expect(pruned).toEqual([true, true, true])
     output.flush()
     expect(lines).toEqual([])
   })

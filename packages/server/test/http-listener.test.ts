@@ -10,9 +10,21 @@ describe("the listener", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     try {
+      // Counts the requests the server has parsed, without a listener of its own (adding one is
+      // what attaches the app): the test goes on only once both are held, never after a guess.
+      let arrived = 0
+      let bothArrived: () => void = () => {}
+      const held = new Promise<void>((resolve) => {
+        bothArrived = resolve
+      })
+      const emit = server.emit
+      server.emit = (event: string | symbol, ...args: Array<unknown>) => {
+        const handled = Boolean(Reflect.apply(emit, server, [event, ...args]))
+        if (event === "request" && ++arrived === 2) bothArrived()
+        return handled
+      }
       const early = [fetch(`${url}/first`), fetch(`${url}/second`)]
-      // Both requests reach the server while it has no handler of its own yet.
-      await new Promise((resolve) => setTimeout(resolve, 200))
+      await held
       const seen: Array<string | undefined> = []
       server.on("request", (request, response) => {
         seen.push(request.url)

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { type ApiFailure, ValidationFailed } from "../domain/errors.js"
 import type { Scope } from "../domain/scopes.js"
-import { issueToFieldErrors } from "../presenters/schema-faults.js"
+import { issueToFieldErrors } from "../domain/schema-issues.js"
 import type { AgentPrincipal } from "../services/oauth-grants.js"
 
 /** MCP tool annotations (hints for the agent; never trusted by the server). */

@@ -19,3 +19,39 @@ export const escapePointerToken = (token: string | number): string =>
 /** Builds a JSON Pointer from path segments: `["sizes", 0, "name"]` → `/sizes/0/name`. */
 export const toPointer = (path: ReadonlyArray<string | number>): string =>
   path.map((segment) => `/${escapePointerToken(segment)}`).join("")
+/** Annotation key under which a check stores its FieldError code (and allowed values for enums). */
+export const fieldErrorAnnotationKey = "signcraft/fieldError"
+
+/** What a failed check reports besides its message. */
+export interface FieldErrorAnnotation {
+  readonly code: string
+  readonly allowedValues?: ReadonlyArray<string>
+}
+
+const isStringArray = (value: unknown): value is ReadonlyArray<string> =>
+  Array.isArray(value) && value.every((item) => typeof item === "string")
+
+/** Reads the FieldError annotation back from a check's (or issue's) annotations, if it has one. */
+export const readFieldErrorAnnotation = (annotations: unknown): FieldErrorAnnotation | undefined => {
+  if (typeof annotations !== "object" || annotations === null) return undefined
+  const value: unknown = Reflect.get(annotations, fieldErrorAnnotationKey)
+  if (typeof value !== "object" || value === null) return undefined
+  const code: unknown = Reflect.get(value, "code")
+  if (typeof code !== "string") return undefined
+  const allowedValues: unknown = Reflect.get(value, "allowedValues")
+  return isStringArray(allowedValues) ? { code, allowedValues } : { code }
+}
+
+// A type alias, not an interface: Effect's annotation types carry an index signature.
+/** Annotations for a check or issue: a human message plus the FieldError code. */
+export type FieldErrorAnnotations = {
+  readonly message: string
+  readonly [fieldErrorAnnotationKey]: FieldErrorAnnotation
+}
+
+/** Builds annotations for a check or issue: a human message plus the FieldError code. */
+export const fieldErrorAnnotations = (message: string, annotation: FieldErrorAnnotation): FieldErrorAnnotations => ({
+  message,
+  [fieldErrorAnnotationKey]: annotation
+})
+

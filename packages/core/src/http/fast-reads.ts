@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { ifNoneMatchHits } from "../domain/etag.js"
 import { envelopeOf } from "../presenters/envelope.js"
 import { pricingReadHeaders } from "../presenters/pricing-read.js"
@@ -68,6 +68,8 @@ export const makeFastReads = (log: RequestLogger, agentPath: string | undefined,
     const credentials = yield* Credentials
     const limiter = yield* RateLimiter
     const pricingCache = yield* PricingCache
+    // The same clock the full path reads, so a key it verified is trusted here for the same second.
+    const clock = yield* Clock.Clock
     const frame = makeRequestFrame(settings, agentPath)
     const checks = makeHeldKeyChecks(settings, credentials, limiter)
     const me = SigncraftApi.groups.v3Stores.endpoints.me
@@ -125,7 +127,7 @@ export const makeFastReads = (log: RequestLogger, agentPath: string | undefined,
         : undefined
       if (!isMe && customiserId === undefined) return undefined
       const startedAt = performance.now()
-      const now = Date.now()
+      const now = clock.currentTimeMillisUnsafe()
       // What the answer needs, looked at before any token is spent: falling back afterwards
       // would spend them twice.
       const principal = credentials.verifiedUnsafe(authorization.slice(BEARER.length), now)

@@ -42,7 +42,7 @@ describe("compileDecoder", () => {
       errors: [
         { pointer: "/name", code: "required" },
         { pointer: "/size", code: "too_small" },
-        { pointer: "/tags/1", code: "invalid_type" },
+        { pointer: "/tags/1", code: "unsupported_value", allowed_values: ["a"] },
         { pointer: "/lines/x", code: "too_small" }
       ]
     })

@@ -59,7 +59,7 @@ describe("the signcraft command's integrator subcommands (a real process)", () =
     const result = await signcraft(["migrate", "translate", "--from", "legacy-order", path])
     expect(result.code).toBe(1)
     expect(result.stdout).toBe("")
-    expect(result.stderr).toBe(`signcraft: ${path}: /order_number: This field is required\n`)
+    expect(result.stderr).toBe(`signcraft: ${path}: /order_number: This field is required.\n`)
   })
 
   it("documents the subcommands in --help, and exits 2 on a usage error", async () => {

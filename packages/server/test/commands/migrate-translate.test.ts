@@ -147,10 +147,10 @@ describe("signcraft migrate translate", () => {
     const result = await translate("v2-order", [bad, good])
     expect(result.code).toBe(1)
     expect(result.out.map((line) => line.file)).toEqual([good])
-    expect(result.err).toEqual([`${bad}: /external_id: This field is required`])
+    expect(result.err).toEqual([`${bad}: /external_id: This field is required.`])
     const pricing = await translate("v2-pricing", [wrappedBad])
     expect(pricing.code).toBe(1)
-    expect(pricing.err).toEqual([`${wrappedBad}: /pricing/base_pricing: This field is required`])
+    expect(pricing.err).toEqual([`${wrappedBad}: /pricing/base_pricing: This field is required.`])
   })
 
   it("exits 1 naming the file when it cannot be read or is not JSON", async () => {

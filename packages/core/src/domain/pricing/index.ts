@@ -5,14 +5,16 @@ export {
   type FieldErrorAnnotations,
   fieldErrorAnnotationKey,
   fieldErrorAnnotations,
+  readFieldErrorAnnotation
+} from "../field-error.js"
+export {
   isAtLeast,
   isAtMost,
   isFiniteNumber,
   isMinLengthString,
   isOneOf,
   isWholeNumber,
-  predicateOf,
-  readFieldErrorAnnotation
+  predicateOf
 } from "./checks.js"
 export {
   EMPTY_PRICING_CONTENT,
@@ -51,7 +53,7 @@ export {
   identitiesOf,
   restorePricingIds
 } from "./identities.js"
-export { issueToFieldErrors } from "./issues.js"
+export { issueToFieldErrors } from "../schema-issues.js"
 export { type LegacySpellings, sizingStrategyKey } from "./legacy-spellings.js"
 export { LINE_KEYS, MAX_LINES, checkLineKeys } from "./line-keys.js"
 export {

@@ -1,6 +1,6 @@
 import { HttpApiError } from "effect/http-api"
 import { InternalError, InvalidParameter, isApiFailure, MalformedRequest, NotFound, PayloadTooLarge, ValidationFailed, type ApiFailure } from "../../domain/errors.js"
-import { issueToFieldErrors, issueToParameterErrors } from "../../presenters/schema-faults.js"
+import { issueToFieldErrors, issueToParameterErrors } from "../../domain/schema-issues.js"
 import type { FailureWithStatus } from "../../presenters/failure-table.js"
 import { resourceOfIssue } from "../resource-id.js"
 
