@@ -16,7 +16,7 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,su
 .who{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;color:#57606a;font-size:.9rem}
 .who form{margin:0}
 .sections{background:#fff;border-bottom:1px solid #d0d7de;padding:0 1.25rem;overflow-x:auto}
-.sections ul{display:flex;gap:.25rem;margin:0;padding:0;list-style:none}
+.sections ul{display:flex;flex-wrap:wrap;gap:0 .25rem;margin:0;padding:0;list-style:none}
 .sections a{display:block;padding:.6rem .75rem;text-decoration:none;color:#424a53;border-bottom:3px solid transparent;white-space:nowrap}
 .sections a[aria-current=page]{color:#1f2328;border-bottom-color:#0b5cad;font-weight:600}
 main{max-width:72rem;margin:0 auto;padding:1.25rem}
@@ -24,6 +24,7 @@ h1{font-size:1.5rem;margin:.25rem 0 1rem}
 h2{font-size:1.15rem;margin:1.5rem 0 .75rem}
 .crumb{color:#57606a;font-size:.9rem;margin:0}
 .panel{background:#fff;border:1px solid #d0d7de;border-radius:.5rem;padding:1rem 1.25rem;margin:0 0 1rem}
+.panel>h2:first-child,.panel figcaption h2{margin-top:0}
 .narrow{max-width:26rem;margin:2rem auto}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input[type=email],input[type=password],input[type=text],input[type=datetime-local],select{width:100%;max-width:32rem;padding:.5rem;border:1px solid #8c959f;border-radius:.375rem;font:inherit;background:#fff;color:#1f2328}
@@ -77,6 +78,7 @@ figure{margin:0}
   .top{padding:.6rem .75rem}
   table.cards,table.cards tbody,table.cards tr,table.cards td{display:block;width:100%}
   table.cards thead{position:absolute;left:-9999px}
+  table.cards caption{display:block;width:100%}
   table.cards tr{border:1px solid #d0d7de;border-radius:.5rem;margin:0 0 .75rem;background:#fff}
   table.cards td{border-bottom:1px solid #eaeef2}
   table.cards td::before{content:attr(data-label);display:block;font-size:.8rem;font-weight:600;color:#57606a}

@@ -21,8 +21,9 @@ const chartSvg = (chart: RevenueChart, title: string): string => {
       escapeHtml(tick.label)
     }</text>`
   ).join("")
-  const labels = chart.xLabels.map((label) =>
-    `<text x="${label.x}" y="${plot.bottom + 22}" text-anchor="middle">${escapeHtml(label.label)}</text>`
+  // The last label ends at the plot's edge instead of running past it.
+  const labels = chart.xLabels.map((label, index) =>
+    `<text x="${label.x}" y="${plot.bottom + 22}" text-anchor="${index === chart.xLabels.length - 1 ? "end" : "middle"}">${escapeHtml(label.label)}</text>`
   ).join("")
   const points = chart.points.map((point) =>
     `<circle class="point" cx="${point.x}" cy="${point.y}" r="4" tabindex="0" role="img" aria-label="${escapeHtml(point.label)}"><title>${

@@ -89,7 +89,7 @@ export const subscriptionView = (
     `${notice(extras.notice)}${extras.rotated === undefined ? "" : rotatedPanel(extras.rotated)}
 <section class="panel" aria-labelledby="endpoint"><h2 id="endpoint">Endpoint</h2>
 <p class="mono">${escapeHtml(subscription.url)}</p>
-<p>${badge(subscription.health.tone, subscription.health.label)} <span class="muted">${subscription.recentFailures} failed attempts in the last 24 hours; last delivered ${
+<p>${badge(subscription.health.tone, subscription.health.label)} <span class="muted">${subscription.recentFailures} failed attempt${subscription.recentFailures === 1 ? "" : "s"} in the last 24 hours; last delivered: ${
       escapeHtml(subscription.lastDelivered)
     }.</span></p>${subscriptionActions(paths, viewer, store.id, subscription)}</section>
 <section class="panel" aria-labelledby="deliveries"><h2 id="deliveries">Deliveries</h2>${
