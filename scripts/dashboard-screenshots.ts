@@ -55,6 +55,8 @@ try {
   await shoot("analytics")
   await page.goto(`${store}/migration`)
   await shoot("migration")
+  await page.goto(`${store}/pricing`)
+  await shoot("pricing")
   await context.close()
 } finally {
   await server.dispose()

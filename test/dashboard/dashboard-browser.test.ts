@@ -208,7 +208,7 @@ describe.skipIf("skip" in browser).each(databaseVariants())("the merchant dashbo
     await page.close()
   })
 
-  it("shows which key still calls v2, with the Sunset and the migration guide", async () => {
+  it("shows which key still calls v2, with the Sunset and the migration guide, and the pricing as tables", async () => {
     const page = await context.newPage()
     await watchPolicy(page)
     await page.goto(`${server.url}/dashboard/stores/${world.storeId}/migration`)
@@ -218,6 +218,14 @@ describe.skipIf("skip" in browser).each(databaseVariants())("the merchant dashbo
     expect(text).toContain(world.legacyKey.slice(0, 12))
     expect(text).toMatch(/GET \/api\/v2\/customisers\s*1/)
     expect(await page.locator("main").textContent()).toContain("22 Jan 2027")
+    await section(page, "Pricing").click()
+    await checkPage(page)
+    const standard = page.getByRole("table", { name: "Price list: Standard" })
+    const small = standard.getByRole("row", { name: /^Small/ })
+    expect(await small.textContent()).toContain("Line 1: $10.00")
+    expect(await small.textContent()).toContain("$1.50")
+    expect(await small.textContent()).toContain("$1.50 / cm")
+    await page.goBack()
     await page.getByRole("link", { name: "migration guide" }).click()
     expect(new URL(page.url()).pathname).toBe("/docs/migration")
     await page.close()

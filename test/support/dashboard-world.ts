@@ -3,6 +3,7 @@ import { Outbox } from "../../packages/core/src/services/outbox.js"
 import { sampleEventPayload } from "../../packages/core/src/domain/webhooks/topics.js"
 import { cookiesOf, hiddenFields, pkce } from "../oauth/harness.js"
 import { OPERATOR_TOKEN } from "./app.js"
+import { simpleLetterContent } from "./pricing-fixtures.js"
 import type { startLoopbackServer } from "./loopback.js"
 import type { Receiver } from "./receiver.js"
 
@@ -46,6 +47,14 @@ export const seedDashboardWorld = async (server: Server, receiver: Receiver, lab
       total_amount: amount,
       currency: "USD"
     }))
+  })
+
+  await json("POST", `/operator/v1/stores/${storeId}/customisers`, {
+    name: "Neon letters",
+    product_family: "neon",
+    selection_mode: "single_style",
+    pricing_model: "simple_letter",
+    pricing: simpleLetterContent()
   })
 
   // An older integration that still calls the previous generation.

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest"
 import { dailyRevenueSeries } from "../src/domain/analytics/daily-revenue.js"
 import { lastUseIsStale } from "../src/domain/last-used.js"
 import { agentRowView } from "../src/presenters/dashboard/agents.js"
+import { customiserPricingView } from "../src/presenters/dashboard/pricing.js"
+import type { PricingContent } from "../src/domain/pricing/content.js"
 import { readableMoney } from "../src/presenters/dashboard/money.js"
 import { revenueChart } from "../src/presenters/dashboard/revenue-chart.js"
 import { healthOf } from "../src/presenters/dashboard/webhooks.js"
@@ -58,5 +60,31 @@ describe("what the dashboard shows", () => {
     expect(lastUseIsStale(null, now)).toBe(true)
     expect(lastUseIsStale(new Date(now.getTime() - 59_999), now)).toBe(false)
     expect(lastUseIsStale(new Date(now.getTime() - 60_000), now)).toBe(true)
+  })
+
+  it("reads a price list as a table in the Store's currency, keeping only the columns it uses", () => {
+    const content = {
+      sizes: [{ size_id: 1, client_key: "small", name: "Small", width_cm: 50, height_cm: 10, char_limit: 20, line_limit: 2 }],
+      base_pricing: { mode: "included_in_price_lists", rows: [] },
+      price_lists: [{
+        name: "Standard",
+        rows: [
+          { size_id: 1, base_price: { line_1: 1000, line_2: 1500 }, price_per_cm: 1.5 },
+          { size_key: "gone", base_price: 2500 }
+        ]
+      }],
+      sheet_pricing: null
+    } as unknown as PricingContent
+    const customiser = {
+      id: 1, storeId: 1, name: "Neon", pricingModel: "simple_letter", productFamily: "neon", selectionMode: "single_style", active: true,
+      createdAt: "", updatedAt: ""
+    }
+    const view = customiserPricingView(customiser, content, "EUR")
+    expect(view.sizes).toEqual([{ name: "Small", dimensions: "50 × 10 cm", limits: "20 characters, 2 lines" }])
+    expect(view.priceLists).toEqual([{
+      name: "Standard",
+      columns: ["Size", "Base price", "Per cm"],
+      rows: [["Small", "Line 1: €10.00; Line 2: €15.00", "€1.50 / cm"], ["gone", "€25.00", ""]]
+    }])
   })
 })

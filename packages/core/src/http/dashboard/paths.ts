@@ -9,7 +9,8 @@ export const STORE_SECTIONS = [
   { slug: "webhooks", label: "Webhooks" },
   { slug: "agents", label: "Connected agents" },
   { slug: "analytics", label: "Analytics" },
-  { slug: "migration", label: "Migration" }
+  { slug: "migration", label: "Migration" },
+  { slug: "pricing", label: "Pricing" }
 ] as const
 
 /** One section of a Store's pages. */

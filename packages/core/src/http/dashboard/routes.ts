@@ -2,6 +2,7 @@ import { Context, Effect } from "effect"
 import { HttpRouter, type HttpServerRequest, type HttpServerResponse } from "effect/http"
 import type { Analytics } from "../../services/analytics.js"
 import type { Credentials } from "../../services/credentials.js"
+import type { Customisers } from "../../services/customisers.js"
 import type { DeprecatedUsage } from "../../services/deprecated-usage.js"
 import type { Identity } from "../../services/identity.js"
 import type { OAuthGrants } from "../../services/oauth-grants.js"
@@ -19,6 +20,7 @@ import { showAnalytics } from "./analytics.js"
 import { script, stylesheet } from "./assets.js"
 import { confirmRevokeKey, createKey, listKeys, revokeKey } from "./keys.js"
 import { showMigration } from "./migration.js"
+import { showPricing } from "./pricing.js"
 import { DASHBOARD_PATH } from "./paths.js"
 import { currentPaths, seeOther } from "./respond.js"
 import { openStore, SignInRequired } from "./session.js"
@@ -28,6 +30,7 @@ import { enableWebhook, listWebhooks, resendDelivery, rotateSecret, showWebhook 
 type DashboardServices =
   | Analytics
   | Credentials
+  | Customisers
   | DeprecatedUsage
   | Identity
   | OAuthGrants
@@ -68,7 +71,8 @@ const routes: ReadonlyArray<RouteEntry & { readonly method: "GET" | "POST"; read
   { method: "GET", path: `${STORE}/agents/:grant_id/revoke`, handler: confirmRevokeAgent },
   { method: "POST", path: `${STORE}/agents/:grant_id/revoke`, handler: revokeAgent },
   { method: "GET", path: `${STORE}/analytics`, handler: showAnalytics },
-  { method: "GET", path: `${STORE}/migration`, handler: showMigration }
+  { method: "GET", path: `${STORE}/migration`, handler: showMigration },
+  { method: "GET", path: `${STORE}/pricing`, handler: showPricing }
 ]
 
 /** The dashboard's routes (method and path), for 405 answers. */
