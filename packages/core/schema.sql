@@ -277,7 +277,9 @@ CREATE TABLE signcraft.oauth_clients (
     obtained_token boolean DEFAULT false NOT NULL,
     registered_ip text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    last_used_at timestamp with time zone
+    last_used_at timestamp with time zone,
+    metadata_document boolean DEFAULT false NOT NULL,
+    document_fresh_until timestamp with time zone
 );
 
 --
@@ -627,7 +629,11 @@ CREATE TABLE signcraft.webhook_attempts (
     started_at timestamp with time zone NOT NULL,
     duration_ms integer NOT NULL,
     response_status integer,
-    error text
+    error text,
+    trigger text DEFAULT 'scheduled'::text NOT NULL,
+    status text,
+    response_excerpt text,
+    next_attempt_at timestamp with time zone
 );
 
 --
@@ -661,7 +667,8 @@ CREATE TABLE signcraft.webhook_deliveries (
     last_status integer,
     delivered_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    trigger text DEFAULT 'scheduled'::text NOT NULL
 );
 
 --
@@ -694,7 +701,9 @@ CREATE TABLE signcraft.webhook_subscriptions (
     deleted_at timestamp with time zone,
     failing_since timestamp with time zone,
     previous_secret text,
-    previous_secret_expires_at timestamp with time zone
+    previous_secret_expires_at timestamp with time zone,
+    signature_scheme text DEFAULT 'signcraft'::text NOT NULL,
+    disabled_reason text
 );
 
 --
@@ -954,6 +963,12 @@ CREATE INDEX api_keys_store_id ON signcraft.api_keys USING btree (store_id);
 CREATE INDEX customisers_store_id ON signcraft.customisers USING btree (store_id, id);
 
 --
+-- Name: events_store_created; Type: INDEX; Schema: signcraft; Owner: -
+--
+
+CREATE INDEX events_store_created ON signcraft.events USING btree (store_id, created_at);
+
+--
 -- Name: events_store_id; Type: INDEX; Schema: signcraft; Owner: -
 --
 
@@ -1072,6 +1087,18 @@ CREATE INDEX webhook_attempts_delivery ON signcraft.webhook_attempts USING btree
 --
 
 CREATE INDEX webhook_deliveries_due ON signcraft.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text);
+
+--
+-- Name: webhook_deliveries_event_subscription; Type: INDEX; Schema: signcraft; Owner: -
+--
+
+CREATE UNIQUE INDEX webhook_deliveries_event_subscription ON signcraft.webhook_deliveries USING btree (event_id, subscription_id);
+
+--
+-- Name: webhook_deliveries_recovering; Type: INDEX; Schema: signcraft; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_recovering ON signcraft.webhook_deliveries USING btree (subscription_id, event_id) WHERE ((status = 'pending'::text) AND (trigger = 'recovery'::text));
 
 --
 -- Name: webhook_deliveries_subscription; Type: INDEX; Schema: signcraft; Owner: -

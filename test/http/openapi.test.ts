@@ -19,7 +19,9 @@ const WRITES = new Set(["post", "put", "patch"])
 // The one write that carries no body: it acts on the delivery its path names.
 const BODILESS_WRITES = [
   "post /api/v3/webhook-subscriptions/{webhook_id}/rotate-secret",
-  "post /api/v3/webhook-subscriptions/{webhook_id}/deliveries/{delivery_id}/redeliver"
+  "post /api/v3/webhook-subscriptions/{webhook_id}/deliveries/{delivery_id}/redeliver",
+  "post /api/v3/webhook-subscriptions/{webhook_id}/events/{event_id}/resend",
+  "post /api/v3/webhook-subscriptions/{webhook_id}/test"
 ]
 
 const [embedded] = databaseVariants()
@@ -77,5 +79,11 @@ describe("the served OpenAPI document", () => {
       }
     }
     expect(errors).toBeGreaterThan(0)
+  })
+
+  it("lists the accepted analytics periods as the period parameter's enum", () => {
+    const parameters = (doc.paths["/api/v3/analytics/summary"]?.get as { readonly parameters?: ReadonlyArray<Record<string, unknown>> } | undefined)?.parameters ?? []
+    const period = parameters.find((parameter) => parameter.in === "query" && parameter.name === "period")
+    expect(period?.schema).toEqual({ type: "string", enum: ["7d", "30d", "90d", "365d"] })
   })
 })

@@ -46,7 +46,12 @@ const OPERATIONS: ReadonlyArray<readonly [string, string, ReadonlyArray<string>]
   ["POST", "/api/v3/webhook-subscriptions/:webhook_id/rotate-secret", ["webhooks:write"]],
   ["GET", "/api/v3/webhook-subscriptions/:webhook_id/deliveries", ["webhooks:read"]],
   ["POST", "/api/v3/webhook-subscriptions/:webhook_id/deliveries/:delivery_id/redeliver", ["webhooks:write"]],
-  ["GET", "/api/v3/webhook-event-types", ["webhooks:read"]]
+  ["GET", "/api/v3/webhook-event-types", ["webhooks:read"]],
+  ["POST", "/api/v3/webhook-subscriptions/:webhook_id/events/:event_id/resend", ["webhooks:write"]],
+  ["POST", "/api/v3/webhook-subscriptions/:webhook_id/recover", ["webhooks:write"]],
+  ["POST", "/api/v3/webhook-subscriptions/:webhook_id/test", ["webhooks:write"]],
+  ["GET", "/api/v3/events", ["webhooks:read"]],
+  ["GET", "/api/v3/events/:event_id", ["webhooks:read"]]
 ]
 
 // Operations any valid key may call (the documents describing the API itself).
@@ -65,7 +70,7 @@ describe("the v3 scope table", () => {
 describe.each(databaseVariants())("every v3 operation refuses a key without its scope ($name database)", (variant) => {
   let db: TestDatabase
   let app: ReturnType<typeof startApp>
-  let ids: Record<string, number>
+  let ids: Record<string, number | string>
   let storeId: number
   beforeAll(async () => {
     db = await variant.create()
@@ -73,7 +78,7 @@ describe.each(databaseVariants())("every v3 operation refuses a key without its 
     const seed = await app.seedStore("wildcard")
     storeId = seed.storeId
     const customiser = await createCustomiser(app, seed.storeId)
-    ids = { customiser_id: customiser.id, product_id: 1, order_id: 1, webhook_id: 1, delivery_id: 1 }
+    ids = { customiser_id: customiser.id, product_id: 1, order_id: 1, webhook_id: 1, delivery_id: 1, event_id: "evt_1" }
   })
   afterAll(async () => {
     await app.dispose()

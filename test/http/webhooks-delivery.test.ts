@@ -125,7 +125,17 @@ describe.each(databaseVariants())("webhook delivery to a real receiver ($name da
       last_error: null
     })
     expect(log.body.data[0].attempts).toEqual([
-      { attempt_number: 1, started_at: expect.stringMatching(/Z$/), duration_ms: expect.any(Number), response_status: 200, error: null }
+      {
+        attempt_number: 1,
+        started_at: expect.stringMatching(/Z$/),
+        duration_ms: expect.any(Number),
+        response_status: 200,
+        response_body: JSON.stringify({ ok: true }),
+        error: null,
+        status: "delivered",
+        next_attempt_at: null,
+        trigger: "scheduled"
+      }
     ])
   })
 

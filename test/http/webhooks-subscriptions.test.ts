@@ -271,7 +271,16 @@ describe.each(databaseVariants())("webhook subscriptions, catalogue and quotes (
       const res = await app.call("GET", "/api/v3/webhook-event-types", { key: seed.key })
       expect(res.status).toBe(200)
       const byTopic = Object.fromEntries(res.body.data.map((t: { topic: string }) => [t.topic, t]))
-      expect(Object.keys(byTopic).sort()).toEqual(["form:submitted", "order:created", "product:created"])
+      expect(Object.keys(byTopic).sort()).toEqual(["form:submitted", "order:created", "product:created", "webhook:test"])
+      expect(byTopic["webhook:test"].example.webhook_test).toHaveProperty("subscription_id")
+      // Every entry describes both signature schemes.
+      for (const entry of res.body.data) {
+        expect(entry.signature_schemes.map((s: { scheme: string }) => s.scheme)).toEqual(["signcraft", "standard"])
+      }
+      expect(byTopic["order:created"].signature_schemes[1]).toMatchObject({
+        headers: expect.arrayContaining(["webhook-id", "webhook-timestamp", "webhook-signature"]),
+        signed_content: "{webhook-id}.{webhook-timestamp}.{raw body}"
+      })
       expect(byTopic["form:submitted"].deprecated).toBe(true)
       expect(byTopic["form:submitted"].deprecated_on).toBe("2026-08-24")
       expect(byTopic["form:submitted"].description.startsWith("Deprecated.")).toBe(true)

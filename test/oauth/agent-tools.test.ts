@@ -1,3 +1,5 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { simpleLetterContent } from "../support/pricing-fixtures.js"
@@ -224,6 +226,49 @@ describe.each(databaseVariants())("agent tools over the MCP endpoint ($name data
     expect((await call(token, "list_webhook_subscriptions")).value.webhook_subscriptions).toEqual([])
     const badTopic = await call(token, "create_webhook_subscription", { topic: "order:deleted", url: "http://127.0.0.1:9/hook" })
     expect(badTopic.value.error).toBe("validation_failed")
+  })
+
+  it("reads events and a subscription's deliveries, and offers no tool that sends events again", async () => {
+    const { merchant, token } = await connected()
+    const storeId = merchant.storeIds[0] ?? 0
+    const hook = (await call(token, "create_webhook_subscription", { topic: "order:created", url: "http://127.0.0.1:9/hook" })).value
+    // An event and its failed first attempt, as the outbox and the worker write them.
+    const eventId = await app.runSql(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const [event] = yield* sql<{ readonly id: unknown }>`
+        INSERT INTO events (store_id, topic, body) VALUES (${storeId}, 'order:created', '{"order":{"order_id":1}}') RETURNING id`
+      const [delivery] = yield* sql<{ readonly id: unknown }>`
+        INSERT INTO webhook_deliveries (event_id, subscription_id, status, attempt_count, next_attempt_at)
+        VALUES (${Number(event?.id)}, ${hook.id}, 'pending', 1, now() + interval '1 hour') RETURNING id`
+      yield* sql`
+        INSERT INTO webhook_attempts (delivery_id, attempt_number, started_at, duration_ms, response_status, response_excerpt, error, status, next_attempt_at)
+        VALUES (${Number(delivery?.id)}, 1, now(), 12, 503, 'down', 'HTTP 503', 'pending', now() + interval '1 hour')`
+      return Number(event?.id)
+    }))
+
+    const events = await call(token, "list_events", { delivery_status: "pending" })
+    expect(events.isError).toBe(false)
+    expect(events.value).toEqual({
+      events: [{ object: "event", id: `evt_${eventId}`, type: "order:created", created_at: expect.any(String), data: { order: { order_id: 1 } }, delivery_status: "pending" }],
+      has_more: false
+    })
+    expect((await call(token, "list_events", { type: "product:created" })).value.events).toEqual([])
+    expect((await call(token, "get_event", { event_id: `evt_${eventId}` })).value.id).toBe(`evt_${eventId}`)
+    expect((await call(token, "get_event", { event_id: "evt_999999999" })).value.error).toBe("not_found")
+    expect((await call(token, "get_event", { event_id: "42" })).value.error).toBe("validation_failed")
+
+    const deliveries = await call(token, "list_webhook_deliveries", { webhook_id: hook.id })
+    expect(deliveries.value.deliveries[0]).toMatchObject({ event_id: eventId, status: "pending", trigger: "scheduled" })
+    expect(deliveries.value.deliveries[0].attempts[0]).toMatchObject({ response_status: 503, response_body: "down", status: "pending", trigger: "scheduled" })
+
+    const tools: Array<{ name: string }> = (await app.mcp(token, "tools/list")).body.result.tools
+    const names = tools.map((t) => t.name)
+    expect(names).toEqual(expect.arrayContaining(["list_events", "get_event", "list_webhook_deliveries"]))
+    expect(names.filter((name) => /resend|recover|redeliver|replay|test_event/.test(name))).toEqual([])
+
+    const reader = await app.connect({ scopes: ["store:read"], merchant })
+    const refused = await call(reader.tokens.access_token, "list_events")
+    expect(refused.value).toMatchObject({ error: "insufficient_scope", required_scopes: ["webhooks:read"] })
   })
 
   it("answers a tool outside the grant with insufficient_scope and required_scopes", async () => {

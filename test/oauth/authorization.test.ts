@@ -51,6 +51,7 @@ describe.each(deployments)("authorization server: metadata, registration, author
       revocation_endpoint_auth_methods_supported: ["none"],
       scopes_supported: [...SCOPES],
       authorization_response_iss_parameter_supported: false,
+      client_id_metadata_document_supported: true,
       service_documentation: `${BASE}/docs`
     }
 

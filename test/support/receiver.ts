@@ -9,6 +9,9 @@ export interface ReceivedDelivery {
   readonly receivedAt: number
 }
 
+/** A receiver's answer: a status alone, or a status with headers (`Retry-After`, say). */
+export type ReceiverAnswer = number | { readonly status: number; readonly headers?: Readonly<Record<string, string>> }
+
 /** A real HTTP receiver on 127.0.0.1 (port 0) that records every request. */
 export interface Receiver {
   readonly url: (path?: string) => string
@@ -23,7 +26,7 @@ export interface Receiver {
  * requests with the same `x-webhook-id` came before it (0 on the first); 200 by default.
  */
 export const startReceiver = async (
-  answer: (request: ReceivedDelivery, previousWithSameId: number) => number = () => 200,
+  answer: (request: ReceivedDelivery, previousWithSameId: number) => ReceiverAnswer = () => 200,
   port = 0
 ): Promise<Receiver> => {
   const received: Array<ReceivedDelivery> = []
@@ -38,11 +41,12 @@ export const startReceiver = async (
         rawBody: Buffer.concat(chunks),
         receivedAt: Date.now()
       }
-      const id = req.headers["x-webhook-id"]
-      const previous = received.filter((r) => r.headers["x-webhook-id"] === id).length
+      const id = req.headers["x-webhook-id"] ?? req.headers["webhook-id"]
+      const previous = received.filter((r) => (r.headers["x-webhook-id"] ?? r.headers["webhook-id"]) === id).length
       received.push(delivery)
-      const status = answer(delivery, previous)
-      res.writeHead(status, { "content-type": "application/json" })
+      const answered = answer(delivery, previous)
+      const status = typeof answered === "number" ? answered : answered.status
+      res.writeHead(status, { "content-type": "application/json", ...(typeof answered === "number" ? {} : answered.headers) })
       res.end(status >= 200 && status < 300 ? JSON.stringify({ ok: true }) : JSON.stringify({ error: "nope" }))
       for (const wake of waiters) wake()
     })

@@ -13,6 +13,16 @@ export {
   type NextRouteHandlers,
   type SigncraftNextOptions
 } from "./next.js"
+export type { RequestLogOption } from "./request-log.js"
 export { toNodeListener, type NodeListenerOptions, type NodeRequest } from "./node.js"
 export { BodyAlreadyConsumed } from "./node-request.js"
 export type { HandlerContext, WebHandler } from "./web-handler.js"
+export { type FastifyParserHost, type FastifyWebhookRequest, keepRawJsonBody, receiveFastifyWebhook } from "./webhooks/fastify.js"
+export { type NodeWebhookRequest, receiveNodeWebhook } from "./webhooks/node.js"
+export {
+  RawBodyUnavailable,
+  type VerifiedDelivery,
+  type WebhookReceiverOptions,
+  WebhookVerificationFailed
+} from "./webhooks/verify-delivery.js"
+export { type HonoWebhookContext, receiveHonoWebhook, receiveWebWebhook } from "./webhooks/web.js"

@@ -1,4 +1,5 @@
 import { defaultSettings, layerDatabase, makeWebHandler, type SettingsInput } from "@signcraft/core"
+import { type RequestLogOption, requestLoggerOf } from "./request-log.js"
 import { serveWeb, type WebHandler } from "./web-handler.js"
 
 /** A Next.js App Router route handler (a `NextRequest` is a web `Request`). */
@@ -49,6 +50,11 @@ export interface SigncraftNextOptions extends NextAdapterOptions {
   readonly databaseSchema?: string | undefined
   /** Runs the webhook delivery worker in this process (true by default). */
   readonly deliverWebhooks?: boolean
+  /**
+   * Where each request's log line goes (request id, method, route, status, duration): one JSON
+   * line on standard output by default, your function instead, or `false` for none.
+   */
+  readonly logger?: RequestLogOption
 }
 
 interface Instance {
@@ -73,9 +79,11 @@ const instanceFor = (options: SigncraftNextOptions): Instance => {
   const key = databaseUrl === undefined ? `embedded:${dataDir}` : `postgres:${databaseUrl} schema:${schema ?? ""}`
   const existing = instances().get(key)
   if (existing !== undefined) return existing
+  const log = requestLoggerOf(options.logger)
   const created: Instance = makeWebHandler(
     {
       settings: defaultSettings(options.settings),
+      ...(log === undefined ? {} : { log }),
       ...(options.deliverWebhooks === false ? {} : { deliveryWorker: {} })
     },
     layerDatabase(

@@ -22,4 +22,11 @@ export {
   type RetryDecision,
   type RetryInput
 } from "./retry-policy.js"
-export { verifyWebhook, type VerifyWebhookInput, type WebhookVerification } from "@signcraft/core/api"
+export {
+  type StandardVerification,
+  verifyStandardWebhook,
+  type VerifyStandardWebhookInput,
+  verifyWebhook,
+  type VerifyWebhookInput,
+  type WebhookVerification
+} from "@signcraft/core/api"

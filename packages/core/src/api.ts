@@ -17,3 +17,9 @@ export {
 export { PROBLEM_CODES, type ProblemCode } from "./presenters/failure-table.js"
 export type { ApiKeyPrincipal } from "./domain/principal.js"
 export { verifyWebhook, type VerifyWebhookInput, type WebhookVerification } from "./domain/webhooks/signature.js"
+export {
+  type StandardVerification,
+  verifyStandardWebhook,
+  type VerifyStandardWebhookInput
+} from "./domain/webhooks/standard-signature.js"
+export { parseRetryAfterMs } from "./domain/retry-after.js"

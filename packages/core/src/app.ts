@@ -3,7 +3,7 @@ import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { SigncraftApi } from "./http/api/index.js"
-import { layerDocs } from "./http/docs.js"
+import { layerDocsWith, type ToolCatalogueEntry } from "./http/docs.js"
 import { OperatorHandlers } from "./http/handlers/operator.js"
 import { SystemHandlers } from "./http/handlers/system.js"
 import { V2CustomisersHandlers } from "./http/handlers/v2-customisers.js"
@@ -17,6 +17,7 @@ import { V3CommerceHandlers } from "./http/handlers/v3-commerce.js"
 import { StorefrontFormsHandlers } from "./http/handlers/storefront-forms.js"
 import { V2WebhooksHandlers } from "./http/handlers/v2-webhooks.js"
 import { V3QuotesHandlers } from "./http/handlers/v3-quotes.js"
+import { V3EventsHandlers } from "./http/handlers/v3-events.js"
 import { V3WebhooksHandlers } from "./http/handlers/v3-webhooks.js"
 import { ApiKeyAuth, RequestFailures } from "./http/middleware/definitions.js"
 import {
@@ -63,12 +64,15 @@ import { OutboundHttp } from "./services/outbound-http.js"
 import { Quotes } from "./services/quotes.js"
 import { WebhookDeliveries } from "./services/webhook-deliveries.js"
 import { WebhookHealth } from "./services/webhook-health.js"
+import { WebhookEvents } from "./services/webhook-events.js"
+import { WebhookReplay } from "./services/webhook-replay.js"
 import { WebhookSubscriptions } from "./services/webhook-subscriptions.js"
 import { SecretBox } from "./services/secret-box.js"
 import { sealPlaintextSecrets } from "./services/secrets-at-rest.js"
 
-/** Webhook subscriptions, the delivery queue, endpoint health and quotes (need `Settings` for the URL policy). */
-export const layerWebhookServices = Layer.mergeAll(WebhookSubscriptions.layer, WebhookDeliveries.layer, WebhookHealth.layer, Quotes.layer).pipe(
+/** Webhook subscriptions, the delivery queue, events, replays, endpoint health and quotes (need `Settings` for the URL policy). */
+export const layerWebhookServices = Layer.mergeAll(WebhookReplay.layer, WebhookEvents.layer, WebhookHealth.layer, Quotes.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(WebhookSubscriptions.layer, WebhookDeliveries.layer)),
   Layer.provideMerge(Layer.mergeAll(DeliveryUrlGuard.layer, Outbox.layer))
 )
 
@@ -138,10 +142,19 @@ const layerHandlers = Layer.mergeAll(
   OperatorCommerceHandlers,
   StorefrontDesignsHandlers,
   V3WebhooksHandlers,
+  V3EventsHandlers,
   V3QuotesHandlers,
   V2WebhooksHandlers,
   StorefrontFormsHandlers
 )
+
+// The documentation's view of a tool: what it is called, what it needs and how it behaves.
+const catalogueEntryOf = (tool: (typeof agentTools)[number]): ToolCatalogueEntry => ({
+  name: tool.name,
+  description: tool.description,
+  scopes: tool.scopes,
+  ...tool.hints
+})
 
 /** Options for building the app. */
 export interface AppOptions {
@@ -157,6 +170,11 @@ export interface AppOptions {
    * handing it to the framework (the reference server's listener does).
    */
   readonly fastReads?: FastReadsSlot
+  /**
+   * An API key for the try-it console of `/docs`, honoured only in `development` on a loopback
+   * base URL (the reference server passes the demo key it has just printed).
+   */
+  readonly docsTryItKey?: string
 }
 
 // Fills the host's slot with the fast reads for as long as the app lives.
@@ -220,7 +238,7 @@ export const layerApp = (
   const routeUrlOf = makeRouteUrlOf(options.settings.baseUrl)
   return Layer.mergeAll(
     api,
-    layerDocs,
+    layerDocsWith(agentTools.map(catalogueEntryOf), options.docsTryItKey),
     layerOAuthRoutes,
     layerDashboardRoutes,
     agent,

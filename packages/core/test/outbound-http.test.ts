@@ -114,3 +114,40 @@ describe("OutboundHttp", () => {
     expect(Result.isFailure(outboundPolicy("production").checkUrl("https://localhost/"))).toBe(true)
   })
 })
+
+describe("OutboundHttp on kept-alive sockets", () => {
+  it("sends again on a new socket when a reused one is reset before any answer, and answers once", async () => {
+    // Answers the first request of every connection and keeps it open; drops the connection
+    // without a word on its second request, as a receiver does that closed an idle socket.
+    const requestsPerSocket = new Map<object, number>()
+    let received = 0
+    const dropping = createServer((req, res) => {
+      req.resume()
+      req.on("end", () => {
+        received++
+        const socket = req.socket
+        const count = (requestsPerSocket.get(socket) ?? 0) + 1
+        requestsPerSocket.set(socket, count)
+        if (count > 1) socket.destroy()
+        else res.writeHead(200, { "content-type": "application/json", connection: "keep-alive" }).end("{}")
+      })
+    })
+    await new Promise<void>((resolve) => dropping.listen(0, "127.0.0.1", resolve))
+    const url = `http://127.0.0.1:${(dropping.address() as AddressInfo).port}/hook`
+    try {
+      const statuses = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+        const http = yield* OutboundHttp.make(outboundPolicy("test"))
+        const first = yield* http.post(url, { body: "{}", headers: {} })
+        const second = yield* http.post(url, { body: "{}", headers: {} })
+        return [first.status, second.status]
+      })))
+      expect(statuses).toEqual([200, 200])
+      // The second POST reached the dropped socket, then a new one.
+      expect(received).toBe(3)
+      expect(requestsPerSocket.size).toBe(2)
+    } finally {
+      dropping.closeAllConnections()
+      await new Promise((resolve) => dropping.close(resolve))
+    }
+  })
+})

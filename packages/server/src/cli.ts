@@ -70,7 +70,7 @@ serve options (each overrides the environment variable named beside it):
 Only from the environment: DATABASE_SCHEMA, OPERATOR_TOKEN, MCP_PORT, MCP_URL,
 RATE_LIMIT_PER_KEY_PER_MINUTE, RATE_LIMIT_PER_IP_PER_MINUTE,
 REGISTRATION_LIMIT_PER_HOUR, REGISTRATION_LIMIT_PER_DAY, WEBHOOK_RETRY_BASE_MS, CORS_ORIGINS,
-SIGNCRAFT_DISABLE.
+SIGNCRAFT_DISABLE, OAUTH_ISS_PARAMETER.
 `
 
 /** What a usage error prints: the fault and where the help is, not the whole help. */

@@ -39,7 +39,8 @@ export const CONFIG_VARIABLES = [
   "CORS_ORIGINS",
   "SECRETS_KEY",
   "TRUST_PROXY",
-  "SIGNCRAFT_DISABLE"
+  "SIGNCRAFT_DISABLE",
+  "OAUTH_ISS_PARAMETER"
 ] as const
 
 // `CORS_ORIGINS`: `*` (or unset) for any origin, else origins exactly as browsers send them.
@@ -237,6 +238,8 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
   if ("fault" in trustProxy) fail("TRUST_PROXY", trustProxy.fault, trustProxyValue ?? "")
   const disabled = parseDisabledParts(raw("SIGNCRAFT_DISABLE") ?? "")
   if ("fault" in disabled) fail("SIGNCRAFT_DISABLE", disabled.fault, raw("SIGNCRAFT_DISABLE") ?? "")
+  const issValue = raw("OAUTH_ISS_PARAMETER") ?? "false"
+  if (issValue !== "true" && issValue !== "false") fail("OAUTH_ISS_PARAMETER", "true or false", issValue)
   const corsOrigins = readCorsOrigins(raw("CORS_ORIGINS"), (value) => fail("CORS_ORIGINS", "`*` or a comma list of origins such as https://shop.example", value))
 
   if (
@@ -266,7 +269,8 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     corsOrigins,
     secretsKey,
     trustProxy: "fault" in trustProxy ? TRUST_NO_PROXY : trustProxy,
-    disable: "fault" in disabled ? [] : disabled.parts
+    disable: "fault" in disabled ? [] : disabled.parts,
+    oauthIssParameter: issValue === "true"
   })
   // Production refuses to start without HTTPS, a SECRETS_KEY and a long operator token (§5.6).
   const faults = productionFaults(settings)

@@ -1,7 +1,7 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { layerAgentApp, layerApp, layerDatabase, type RequestLogger, Settings } from "@signcraft/core"
+import { layerAgentApp, layerApp, layerDatabase, oauth, type RequestLogger, Settings } from "@signcraft/core"
 import type { FastReadsSlot } from "@signcraft/core/internal"
-import { type Duration, Effect, Layer } from "effect"
+import { type Duration, Effect, Layer, Option } from "effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServer from "effect/http/HttpServer"
 import { bannerLines } from "./banner.js"
@@ -44,6 +44,15 @@ export const requestLogger = (output: LineOutput): RequestLogger => {
   }
 }
 
+// A listener on a loopback address serves this machine alone; HOST is an address, so IPv6 is bare.
+const listensOnLoopback = (host: string): boolean => oauth.isLoopbackHost(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host)
+
+// The demo key just printed, for /docs to fill in; none when this start seeded nothing or the
+// listener is reachable from other machines (the app also checks environment and base URL).
+const docsTryItKey = (config: ServerConfig) =>
+  Effect.map(Effect.service(DemoSeed), (demo) =>
+    Option.isSome(demo) && listensOnLoopback(config.host) ? demo.value.apiKey : undefined)
+
 const layerBanner = (config: ServerConfig, output: LineOutput) =>
   Layer.effectDiscard(Effect.gen(function*() {
     const server = yield* HttpServer.HttpServer
@@ -68,7 +77,9 @@ export const layerServer = (config: ServerConfig, options: ServeOptions = {}) =>
   const log = requestLogger(output)
   // The hottest reads are answered before a request is built for the framework (see fastReads).
   const fastReads: FastReadsSlot = { answer: undefined }
-  const app = layerApp({ settings: config.settings, log, deliveryWorker: { log }, fastReads }, database)
+  const app = Layer.unwrap(Effect.map(docsTryItKey(config), (key) =>
+    layerApp({ settings: config.settings, log, deliveryWorker: { log }, fastReads, ...(key === undefined ? {} : { docsTryItKey: key }) }, database)
+  ))
   const routes = HttpRouter.serve(app, { disableLogger: true, disableListenLog: true })
   const listener = NodeHttpServer.layer(() => createDrainingServer(fastReads), {
     port: config.port,

@@ -192,6 +192,13 @@ describe("loadConfig: invalid values", () => {
     expect(message).not.toContain("two words")
   })
 
+  it("reads OAUTH_ISS_PARAMETER as true or false, off by default", () => {
+    expect(valid(loadConfig({})).settings.oauthIssParameter).toBe(false)
+    expect(valid(loadConfig({ OAUTH_ISS_PARAMETER: "true" })).settings.oauthIssParameter).toBe(true)
+    expect(valid(loadConfig({ OAUTH_ISS_PARAMETER: "false" })).settings.oauthIssParameter).toBe(false)
+    expect(single({ OAUTH_ISS_PARAMETER: "yes" })).toBe(`OAUTH_ISS_PARAMETER must be true or false, got "yes"`)
+  })
+
   it.each(["prod", "Development", "staging"])("SIGNCRAFT_ENV=%s", (value) => {
     expect(single({ SIGNCRAFT_ENV: value })).toBe(
       `SIGNCRAFT_ENV must be one of development, test, production, got ${JSON.stringify(value)}`

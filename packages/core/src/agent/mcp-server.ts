@@ -1,57 +1,17 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import {
-  type CallToolResult,
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
   McpError
 } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
-import type { ApiFailure } from "../domain/errors.js"
-import { describeFailure } from "../presenters/failure-table.js"
 import type { AgentPrincipal } from "../services/oauth-grants.js"
 import type { AgentTool } from "./tool.js"
+import { failureResult, insufficientScopeResult, toolResult } from "./tool-result.js"
 
 /** Runs a tool's effect with the app's services. */
 export type ToolRunner<R> = <A>(effect: Effect.Effect<A, never, R>) => Promise<A>
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
-const result = (value: Record<string, unknown>, isError: boolean): CallToolResult => ({
-  content: [{ type: "text", text: JSON.stringify(value) }],
-  structuredContent: value,
-  ...(isError ? { isError: true } : {})
-})
-
-/**
- * The tool result of a call whose grant lacks a scope (service spec, "Connector
- * authorization" 10): a result the agent can read, not a protocol error.
- */
-export const insufficientScopeResult = (required: ReadonlyArray<string>, granted: ReadonlyArray<string>) =>
-  result({
-    error: "insufficient_scope",
-    error_description: `This tool needs the scope ${required.join(", ")}, which this connection was not granted.`,
-    required_scopes: [...required],
-    granted_scopes: [...granted]
-  }, true)
-
-const failureResult = (failure: ApiFailure): CallToolResult => {
-  const d = describeFailure(failure)
-  return result({
-    error: d.code,
-    error_description: d.detail,
-    ...(d.errors === undefined ? {} : { errors: d.errors }),
-    ...(d.retryAfter === undefined ? {} : { retry_after: d.retryAfter }),
-    ...(d.requiredScopes === undefined ? {} : { required_scopes: d.requiredScopes }),
-    ...(d.grantedScopes === undefined ? {} : { granted_scopes: d.grantedScopes })
-  }, true)
-}
-
-const successResult = (value: unknown): CallToolResult =>
-  isRecord(value)
-    ? result(value, false)
-    : { content: [{ type: "text", text: JSON.stringify(value) }] }
 
 /**
  * An MCP server for one request of one grant: it lists every tool, and before running a
@@ -75,6 +35,7 @@ export const makeMcpServer = <R>(
         name: tool.name,
         description: `${tool.description} Needs: ${tool.scopes.join(", ")}.`,
         inputSchema: { ...tool.inputJsonSchema, type: "object" as const },
+        outputSchema: { ...tool.outputJsonSchema, type: "object" as const },
         annotations: tool.hints
       }))
     }))
@@ -88,7 +49,7 @@ export const makeMcpServer = <R>(
     }
     return run(
       tool.call(request.params.arguments, principal).pipe(
-        Effect.match({ onFailure: failureResult, onSuccess: successResult })
+        Effect.match({ onFailure: failureResult, onSuccess: (output) => toolResult(output, false) })
       )
     )
   })

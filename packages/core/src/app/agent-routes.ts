@@ -151,7 +151,7 @@ export const layerAgentRoutes = <R>(location: AgentLocation, tools: ReadonlyArra
         yield* router.add("GET", path, publicJson(protectedResourceMetadata(settings.baseUrl, location)))
       }
       for (const path of paths.authorizationServer) {
-        yield* router.add("GET", path, publicJson(authorizationServerMetadata(settings.baseUrl)))
+        yield* router.add("GET", path, publicJson(authorizationServerMetadata(settings.baseUrl, { issParameter: settings.oauthIssParameter })))
       }
     })
   )

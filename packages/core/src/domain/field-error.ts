@@ -1,3 +1,5 @@
+import { Schema } from "effect"
+
 /**
  * A field-level fault, the shape of one `errors[]` item of a problem document.
  * Body faults carry a JSON Pointer (`pointer`), query faults a `parameter`.
@@ -11,6 +13,15 @@ export interface FieldError {
   /** Present on enum faults: every value the field accepts. */
   readonly allowed_values?: ReadonlyArray<string>
 }
+
+/** One `errors[]` item of a problem document or of a tool's error result. */
+export const FieldErrorSchema = Schema.Struct({
+  pointer: Schema.optionalKey(Schema.String),
+  parameter: Schema.optionalKey(Schema.String),
+  code: Schema.String,
+  detail: Schema.String,
+  allowed_values: Schema.optionalKey(Schema.Array(Schema.String))
+}).annotate({ identifier: "FieldError" })
 
 /** Escapes one reference token of a JSON Pointer (RFC 6901 §4). */
 export const escapePointerToken = (token: string | number): string =>

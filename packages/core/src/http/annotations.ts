@@ -18,6 +18,9 @@ export const Idempotency = Context.Reference<"none" | "optional" | "required">("
   defaultValue: () => "none"
 })
 
+/** The longest `Idempotency-Key` a write takes. */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255
+
 /**
  * Whether the handler claims the request's `Idempotency-Key` in its own first statement
  * (`HeldKey.unclaimed`) instead of the middleware claiming it in a statement before the handler

@@ -1,9 +1,11 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiScalar } from "effect/http-api"
+import { tryItKeyFor } from "../domain/docs-try-it.js"
 import { NotFound } from "../domain/errors.js"
 import { type ServiceSettings, Settings } from "../services/settings.js"
 import { openApiDocument, operatorDocsApi, operatorOpenApiDocument, publicDocsApi } from "./docs/documents.js"
+import { agentToolsPage, type ToolCatalogueEntry } from "./docs/agent-tools-page.js"
 import { migrationPage } from "./docs/migration-page.js"
 import { problemIndexPage, problemPage } from "./docs/pages.js"
 import { securePage } from "./docs/page-security.js"
@@ -13,6 +15,7 @@ import { PROBLEM_CODES, type ProblemCode } from "../presenters/failure-table.js"
 import type { RouteEntry } from "./route-table.js"
 
 export { openApiDocument } from "./docs/documents.js"
+export type { ToolCatalogueEntry } from "./docs/agent-tools-page.js"
 
 // Scalar renders the reference in the browser from the document inlined in the page. Its
 // defaults load fonts from its own host and report telemetry; the page must work offline and
@@ -24,7 +27,15 @@ const scalar = {
   hideClientButton: true
 } as const
 
-const PUBLIC_PAGES = ["/docs", "/docs/problems", "/docs/problems/:code", "/docs/migration", "/docs/webhooks"] as const
+// Scalar's configuration for a key it fills into the try-it console and the generated snippets
+// (`authentication.securitySchemes.<scheme>.token`), with that scheme chosen.
+const withTryItKey = (key: string | undefined) => {
+  if (key === undefined) return scalar
+  const authentication = { preferredSecurityScheme: "apiKey", securitySchemes: { apiKey: { token: key } } }
+  return { ...scalar, authentication }
+}
+
+const PUBLIC_PAGES = ["/docs", "/docs/problems", "/docs/problems/:code", "/docs/migration", "/docs/webhooks", "/docs/agent"] as const
 const OPERATOR_PAGES = ["/docs/operator", "/docs/operator/openapi.json"] as const
 const OPENAPI_PATH = "/api/v3/openapi.json" as const
 
@@ -42,10 +53,12 @@ const isProblemCode = (code: string): code is ProblemCode => (PROBLEM_CODES as R
 
 /**
  * `/api/v3/openapi.json`, the interactive reference at `/docs` (Scalar, inline, offline), the
- * problem type pages, the migration guide and the webhooks guide; with `OPERATOR_TOKEN` set, the
- * operator API's reference at `/docs/operator`, answered only to that token like the operator API.
+ * problem type pages, the migration guide, the webhooks guide and the agent's tool catalogue
+ * (`tools`); with `OPERATOR_TOKEN` set, the operator API's reference at `/docs/operator`,
+ * answered only to that token like the operator API. `tryItKey` is filled into the reference's
+ * console where {@link tryItKeyFor} allows it.
  */
-export const layerDocs = Layer.unwrap(Effect.gen(function*() {
+export const layerDocsWith = (tools: ReadonlyArray<ToolCatalogueEntry>, tryItKey?: string) => Layer.unwrap(Effect.gen(function*() {
   const settings = yield* Settings
   const { baseUrl } = settings
   const problems = new Map(PROBLEM_CODES.map((code) => [code, html(problemPage(baseUrl, code))]))
@@ -75,12 +88,16 @@ export const layerDocs = Layer.unwrap(Effect.gen(function*() {
     ).pipe(Layer.provide(securePages), Layer.provide(operatorOnly))
   ]
   return Layer.mergeAll(
-    HttpApiScalar.layer(publicDocsApi(baseUrl, settings.disable), { path: "/docs", scalar }).pipe(Layer.provide(securePages)),
+    HttpApiScalar.layer(publicDocsApi(baseUrl, settings.disable), {
+      path: "/docs",
+      scalar: withTryItKey(tryItKeyFor(settings, tryItKey))
+    }).pipe(Layer.provide(securePages)),
     HttpRouter.add("GET", OPENAPI_PATH, json(openApiDocument(baseUrl, settings.disable))),
     HttpRouter.add("GET", "/docs/problems", html(problemIndexPage(baseUrl))),
     problemRoute,
     HttpRouter.add("GET", "/docs/migration", html(migrationPage(baseUrl))),
     HttpRouter.add("GET", "/docs/webhooks", html(webhooksPage(baseUrl, settings.webhookRetryBaseMs))),
+    HttpRouter.add("GET", "/docs/agent", html(agentToolsPage(baseUrl, tools))),
     ...operator
   )
 }))

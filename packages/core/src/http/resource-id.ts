@@ -1,8 +1,9 @@
-import { Schema, type SchemaIssue, SchemaTransformation } from "effect"
+import { Schema, type SchemaAST, type SchemaIssue, SchemaTransformation } from "effect"
 import { ResourceId } from "../domain/resource-id.js"
+import { eventIdOfWebhookId, WEBHOOK_ID_PATTERN, webhookIdOf } from "../domain/webhooks/webhook-id.js"
 
-// Decimal digits with no sign, leading zero, exponent or hex: `0x3`, `1e2` and `01` name nothing.
-const DECIMAL_ID = /^[1-9]\d{0,15}$/
+/** Decimal digits with no sign, leading zero, exponent or hex: `0x3`, `1e2` and `01` name nothing. */
+export const DECIMAL_ID = /^[1-9]\d{0,15}$/
 
 const RESOURCE_ANNOTATION = "signcraft/resource"
 
@@ -16,7 +17,26 @@ export const ResourceIdParam = (resource: string) =>
     Schema.isPattern(DECIMAL_ID, { [RESOURCE_ANNOTATION]: resource, expected: `the id of a ${resource}` })
   ).pipe(
     Schema.decodeTo(ResourceId, SchemaTransformation.transform({ decode: Number, encode: String }))
+  ).annotate({ [RESOURCE_ANNOTATION]: resource })
+
+// A schema with checks keeps its annotations on the last one.
+const annotationsOf = (ast: SchemaAST.AST) => ast.checks?.at(-1)?.annotations ?? ast.annotations
+
+/** The names of the members of a path-parameters schema that are {@link ResourceIdParam}s. */
+export const resourceIdParamNames = (params: Schema.Top | undefined): ReadonlyArray<string> => {
+  const ast: SchemaAST.AST | undefined = params?.ast
+  if (ast?._tag !== "Objects") return []
+  return ast.propertySignatures.flatMap((property) =>
+    typeof annotationsOf(property.type)?.[RESOURCE_ANNOTATION] === "string" ? [String(property.name)] : []
   )
+}
+
+/** A path segment holding an event's id, the x-webhook-id of its deliveries (`evt_…`); any other shape answers 404 like an unknown event. */
+export const EventIdParam = Schema.String.check(
+  Schema.isPattern(WEBHOOK_ID_PATTERN, { [RESOURCE_ANNOTATION]: "event", expected: "the id of an event (evt_…)" })
+).pipe(
+  Schema.decodeTo(ResourceId, SchemaTransformation.transform({ decode: (segment) => eventIdOfWebhookId(segment) ?? 0, encode: webhookIdOf }))
+)
 
 /** The resource named by the path parameter a decoding issue is about, if any. */
 export const resourceOfIssue = (issue: SchemaIssue.Issue): string | undefined => {

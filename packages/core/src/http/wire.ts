@@ -1,14 +1,6 @@
 import { Schema } from "effect"
+import { FieldErrorSchema } from "../domain/field-error.js"
 import { PROBLEM_CODES } from "../presenters/failure-table.js"
-
-/** One `errors[]` item of a problem document. */
-export const FieldErrorSchema = Schema.Struct({
-  pointer: Schema.optionalKey(Schema.String),
-  parameter: Schema.optionalKey(Schema.String),
-  code: Schema.String,
-  detail: Schema.String,
-  allowed_values: Schema.optionalKey(Schema.Array(Schema.String))
-}).annotate({ identifier: "FieldError" })
 
 /** An RFC 9457 problem document, the body of every v3, operator and storefront non-2xx. */
 export const ProblemDocument = Schema.Struct({

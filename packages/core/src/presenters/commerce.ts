@@ -1,6 +1,6 @@
 import { formatTimestampV3 } from "../domain/timestamp.js"
-import type { StoredOrder } from "../services/orders.js"
-import type { StoredProduct } from "../services/products.js"
+import type { StoredOrder } from "../domain/orders/stored-order.js"
+import type { StoredProduct } from "../domain/orders/stored-product.js"
 
 /** `data` of a v3 product write. */
 export const productView = (product: StoredProduct) => ({

@@ -1,7 +1,7 @@
 import { formatTimestampV3 } from "../domain/timestamp.js"
 import type { UsageRecord } from "../services/deprecated-usage.js"
 import type { Connection } from "../services/oauth/connections.js"
-import type { Store } from "../services/identity.js"
+import type { Store } from "../domain/principal.js"
 import type { IntegrationRecord } from "../services/integrations.js"
 
 /** A Store as the operator API shows it. */

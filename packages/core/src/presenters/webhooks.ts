@@ -1,6 +1,7 @@
 import { formatTimestampV2, formatTimestampV3 } from "../domain/timestamp.js"
 import { webhookIdOf } from "../domain/webhooks/webhook-id.js"
 import type { DeliveryRecord } from "../services/webhook-deliveries.js"
+import type { EventRecord } from "../services/webhook-events.js"
 import type { SubscriptionRecord } from "../services/webhook-subscriptions.js"
 
 /** A subscription as v3 reads show it: never with its secret. */
@@ -10,6 +11,8 @@ export const subscriptionV3Of = (record: SubscriptionRecord) => ({
   topic: record.topic,
   url: record.url,
   status: record.status,
+  disabled_reason: record.disabledReason,
+  signature_scheme: record.signatureScheme,
   created_at: formatTimestampV3(record.createdAt),
   updated_at: formatTimestampV3(record.updatedAt)
 })
@@ -26,6 +29,7 @@ export const deliveryV3Of = (record: DeliveryRecord) => ({
   event_id: record.eventId,
   topic: record.topic,
   status: record.status,
+  trigger: record.trigger,
   attempt_count: record.attemptCount,
   next_attempt_at: orNull(record.nextAttemptAt),
   delivered_at: orNull(record.deliveredAt),
@@ -36,8 +40,22 @@ export const deliveryV3Of = (record: DeliveryRecord) => ({
     started_at: formatTimestampV3(a.startedAt),
     duration_ms: a.durationMs,
     response_status: a.responseStatus,
-    error: a.error
+    response_body: a.responseExcerpt,
+    error: a.error,
+    status: a.status,
+    next_attempt_at: orNull(a.nextAttemptAt),
+    trigger: a.trigger
   }))
+})
+
+/** An event as the events API shows it: its id is the `x-webhook-id` of its deliveries, `data` their body. */
+export const eventV3Of = (record: EventRecord) => ({
+  object: "event" as const,
+  id: webhookIdOf(record.id),
+  type: record.topic,
+  created_at: formatTimestampV3(record.createdAt),
+  data: JSON.parse(record.body) as unknown,
+  delivery_status: record.deliveryStatus
 })
 
 /** A subscription in the v2 shape: secret included, `meta` always carrying `source`. */

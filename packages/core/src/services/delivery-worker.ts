@@ -1,8 +1,9 @@
 import { Cause, Context, Duration, Effect, Layer, Random } from "effect"
 import { hostname } from "node:os"
 import { randomBase62 } from "../domain/api-key.js"
-import { signatureHeaders } from "../domain/webhooks/signature.js"
-import { retryDelayMs, shouldGiveUp } from "../domain/webhooks/retry-schedule.js"
+import { responseExcerpt } from "../domain/webhooks/delivery-log.js"
+import { nextStepAfter } from "../domain/webhooks/receiver-answer.js"
+import { deliveryHeaders } from "../domain/webhooks/signature-schemes.js"
 import { DeliveryUrlGuard } from "./delivery-url-guard.js"
 import { OutboundHttp } from "./outbound-http.js"
 import { Settings } from "./settings.js"
@@ -34,7 +35,7 @@ export interface DeliveryWorkerOptions {
 
 // What one POST to a receiver came to: a status (any body), or why there was none.
 type SendOutcome =
-  | { readonly _tag: "Answered"; readonly status: number }
+  | { readonly _tag: "Answered"; readonly status: number; readonly body: string; readonly retryAfter: string | undefined }
   | { readonly _tag: "Failed"; readonly error: string }
 
 /**
@@ -70,15 +71,24 @@ export class DeliveryWorker extends Context.Service<DeliveryWorker, {
           Effect.gen(function*() {
             const checked = yield* Effect.result(guard.check(claim.url))
             if (checked._tag === "Failure") return { _tag: "Failed", error: `url refused: ${checked.failure.detail}` } as const
-            const headers = {
-              "x-webhook-id": webhookIdOf(claim.eventId),
-              "x-webhook-topic": claim.topic,
-              ...signatureHeaders(claim.secret, claim.body, new Date(), claim.previousSecret)
-            }
+            const headers = deliveryHeaders({
+              scheme: claim.scheme,
+              secret: claim.secret,
+              previousSecret: claim.previousSecret,
+              messageId: webhookIdOf(claim.eventId),
+              topic: claim.topic,
+              body: claim.body,
+              now: new Date()
+            })
             // Only the status counts: an answer cut short or too long still delivered the event.
             return yield* http.post(claim.url, { headers, body: claim.body }).pipe(
               Effect.match({
-                onSuccess: (answer): SendOutcome => ({ _tag: "Answered", status: answer.status }),
+                onSuccess: (answer): SendOutcome => ({
+                  _tag: "Answered",
+                  status: answer.status,
+                  body: answer.body,
+                  retryAfter: answer.retryAfter
+                }),
                 onFailure: (failure): SendOutcome => ({ _tag: "Failed", error: failure.detail })
               })
             )
@@ -90,18 +100,28 @@ export class DeliveryWorker extends Context.Service<DeliveryWorker, {
             const started = performance.now()
             const outcome = yield* send(claim)
             const durationMs = performance.now() - started
-            const ok = outcome._tag === "Answered" && outcome.status >= 200 && outcome.status < 300
             const random = yield* Random.next
+            const answered = outcome._tag === "Answered" ? outcome : undefined
+            const next = nextStepAfter({
+              status: answered?.status ?? null,
+              retryAfter: answered?.retryAfter,
+              attempt: claim.attempt,
+              firstAttemptAt: claim.firstAttemptAt,
+              now: new Date(),
+              baseMs: settings.webhookRetryBaseMs,
+              random
+            })
             const result: AttemptResult = {
               startedAt,
               durationMs,
-              responseStatus: outcome._tag === "Answered" ? outcome.status : null,
-              error: ok ? null : outcome._tag === "Answered" ? `HTTP ${outcome.status}` : outcome.error,
-              next: ok
-                ? { _tag: "Delivered" }
-                : shouldGiveUp(claim.attempt, claim.firstAttemptAt, new Date())
-                ? { _tag: "GiveUp" }
-                : { _tag: "Retry", delayMs: retryDelayMs(claim.attempt, settings.webhookRetryBaseMs, random) }
+              responseStatus: answered?.status ?? null,
+              responseExcerpt: answered === undefined ? null : responseExcerpt(answered.body),
+              error: next._tag === "Delivered"
+                ? null
+                : outcome._tag === "Answered"
+                ? `HTTP ${outcome.status}`
+                : outcome.error,
+              next
             }
             return { claim, result }
           })

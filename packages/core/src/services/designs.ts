@@ -9,7 +9,8 @@ import { Customisers } from "./customisers.js"
 import { Integrations } from "./integrations.js"
 import { OutboundHttp } from "./outbound-http.js"
 import { Outbox } from "./outbox.js"
-import { Products, type StoredProduct, toProductRecord } from "./products.js"
+import type { StoredProduct } from "../domain/orders/stored-product.js"
+import { Products, toProductRecord } from "./products.js"
 
 /** A shopper's finished design, as the storefront sends it (operating contract §3). */
 export interface FinishedDesign {

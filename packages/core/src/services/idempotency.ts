@@ -138,6 +138,39 @@ export class HeldKey extends Context.Service<HeldKey, {
   readonly deferWrite: (write: (answer: Completion) => Effect.Effect<void>) => Effect.Effect<void>
 }>()("signcraft/HeldKey") {}
 
+/** What a write learns from {@link heldKeyHandshake}: the claim to make, then what it may do. */
+export interface HeldKeyHandshake {
+  /** The claim the write's first statement makes, if it is to make one. */
+  readonly claim: NewClaim | undefined
+  /**
+   * Tells the held key what that statement decided, and answers whether this request may write:
+   * false when another request holds the key (this one is answered from that one's answer).
+   */
+  readonly settle: (claimed: boolean) => boolean
+  /** Writes now, or, under a held key, once the request's answer is known and with it. */
+  readonly write: (write: (answer: Completion | undefined) => Effect.Effect<void>) => Effect.Effect<void>
+}
+
+/**
+ * The whole held-key protocol as a write sees it (ARCHITECTURE.md, "Idempotency"): read the
+ * claim, make it in the write's own read, settle, then write with the answer. A request without
+ * a key, or whose key the middleware already claimed, gets a handshake that claims nothing and
+ * writes at once.
+ */
+export const heldKeyHandshake: Effect.Effect<HeldKeyHandshake> = Effect.map(Effect.serviceOption(HeldKey), (option) => {
+  const held = Option.getOrUndefined(option)
+  const claim = held?.unclaimed()
+  return {
+    claim,
+    settle: (claimed) => {
+      if (claim === undefined) return true
+      held?.claimed(claimed)
+      return claimed
+    },
+    write: (write) => (held === undefined ? write(undefined) : held.deferWrite(write))
+  }
+})
+
 // The most claims or completions one statement carries.
 const BATCH = 64
 

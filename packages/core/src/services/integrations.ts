@@ -1,9 +1,9 @@
-import { Context, Effect, Layer, Option, Result, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBase62 } from "../domain/api-key.js"
 import { NotFound, ValidationFailed } from "../domain/errors.js"
-import type { FieldError } from "../domain/field-error.js"
 import { decodeFirstRow, decodeSingleRow, isStorableId, RowId } from "../storage/rows.js"
+import { checkIntegrationUse, type IntegrationUse } from "../domain/integration-use.js"
 import { DeliveryUrlGuard } from "./delivery-url-guard.js"
 import { SecretBox } from "./secret-box.js"
 
@@ -17,9 +17,6 @@ export interface IntegrationRecord {
   readonly signingSecret: string
   readonly createdAt: string
 }
-
-/** How a request may use an integration it names: whatever its state, or only while enabled. */
-export type IntegrationUse = "any" | "enabled"
 
 const IntegrationRow = Schema.Struct({
   id: RowId,
@@ -38,24 +35,6 @@ const IntegrationRow = Schema.Struct({
 
 const firstRecord = decodeFirstRow(IntegrationRow)
 const singleRecord = decodeSingleRow(IntegrationRow)
-
-/**
- * The integration a request names (`found`, looked up by id in any Store) if the request may use
- * it, else the fault at `pointer`: another Store's integration is reported as unknown, exactly like a
- * missing one, and with `enabled` a disabled one is refused.
- */
-export const checkIntegrationUse = <A extends { readonly storeId: number; readonly enabled: boolean }>(
-  found: A | undefined,
-  storeId: number,
-  use: IntegrationUse,
-  pointer: string
-): Result.Result<A, ValidationFailed> => {
-  const fault = (code: string, detail: string) =>
-    Result.fail(new ValidationFailed({ errors: [{ pointer, code, detail } satisfies FieldError] }))
-  if (found === undefined || found.storeId !== storeId) return fault("unknown_integration", "No integration of this Store has this id.")
-  if (use === "enabled" && !found.enabled) return fault("integration_disabled", "This integration is disabled; enable it first.")
-  return Result.succeed(found)
-}
 
 /** A fresh signing secret: `whsec_` and 32 base62 characters (190 bits). */
 export const newSigningSecret = (): string => `whsec_${randomBase62(32)}`

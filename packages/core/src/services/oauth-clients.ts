@@ -1,10 +1,12 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { randomBase62 } from "../domain/api-key.js"
-import { OAuthError } from "../domain/oauth/errors.js"
+import { checkMetadataDocument, classifyClientId, documentFreshness } from "../domain/oauth/client-metadata-document.js"
+import { ClientDocumentRefused, OAuthError } from "../domain/oauth/errors.js"
 import { type ClientGrantType, checkRegistration } from "../domain/oauth/registration.js"
 import type { Scope } from "../domain/scopes.js"
 import { JsonStrings, jsonb, orUndefined, StoredScopes, storedJson, Timestamp } from "./oauth/rows.js"
+import { ClientMetadataFetch, type FetchedDocument } from "./client-metadata-fetch.js"
 import { Settings } from "./settings.js"
 
 /** A registered connector client (RFC 7591 metadata: `clientId` is `client_id`, and so on). */
@@ -16,6 +18,8 @@ export interface OAuthClient {
   readonly scope: ReadonlyArray<Scope> | null
   /** Registered by the operator rather than self-registered; self-registered clients show as Unverified. */
   readonly verified: boolean
+  /** Known by the metadata document at `clientId` (a URL) rather than by a registration made here. */
+  readonly metadataDocument: boolean
   readonly createdAt: Date
 }
 
@@ -29,12 +33,14 @@ const ClientRow = Schema.Struct({
   grantTypes: storedJson(Schema.Array(Schema.Literals(GRANT_TYPES))),
   scope: Schema.NullOr(StoredScopes),
   verified: Schema.Boolean,
+  metadataDocument: Schema.Boolean,
   createdAt: Timestamp
 }).pipe(Schema.encodeKeys({
   clientId: "client_id",
   clientName: "client_name",
   redirectUris: "redirect_uris",
   grantTypes: "grant_types",
+  metadataDocument: "metadata_document",
   createdAt: "created_at"
 }))
 
@@ -61,12 +67,20 @@ export class OAuthClients extends Context.Service<OAuthClients, {
    * hourly and daily quotas (sliding windows).
    */
   readonly register: (body: unknown, ip: string) => Effect.Effect<OAuthClient, OAuthError>
+  /** The client known by this id: registered here, or a metadata document fetched before. Fetches nothing. */
   readonly find: (clientId: string) => Effect.Effect<OAuthClient | undefined>
+  /**
+   * The client an authorization request names: {@link find} for a registration's id; for a
+   * metadata document's URL, the document as last fetched while still fresh, else fetched (and
+   * kept) now. `ip` is the requester's, recorded on a document seen for the first time.
+   */
+  readonly resolve: (clientId: string, ip: string) => Effect.Effect<OAuthClient | undefined, ClientDocumentRefused>
   /** Records that a client obtained a token now. */
   readonly markUsed: (clientId: string) => Effect.Effect<void>
   /** Deletes stale registrations and old registration attempts; returns the clients removed. */
   readonly prune: Effect.Effect<number>
 }>()("signcraft/OAuthClients") {
+  /** Over the database, fetching metadata documents under the deployment's URL policy. */
   static readonly layer = Layer.effect(
     OAuthClients,
     Effect.gen(function*() {
@@ -122,7 +136,7 @@ export class OAuthClients extends Context.Service<OAuthClients, {
             INSERT INTO oauth_clients (client_id, client_name, redirect_uris, grant_types, scope, registered_ip)
             VALUES (${client.clientId}, ${client.clientName}, ${jsonb(client.redirectUris)}::jsonb,
               ${jsonb(client.grantTypes)}::jsonb, ${client.scope === null ? null : jsonb(client.scope)}::jsonb, ${client.ip})
-            RETURNING client_id, client_name, redirect_uris, grant_types, scope, verified, created_at`
+            RETURNING client_id, client_name, redirect_uris, grant_types, scope, verified, metadata_document, created_at`
       })
 
       // Keeps the registrations that never obtained a token to the cap, whatever the addresses
@@ -139,11 +153,97 @@ export class OAuthClients extends Context.Service<OAuthClients, {
         Result: ClientRow,
         execute: (clientId) =>
           sql`
-            SELECT client_id, client_name, redirect_uris, grant_types, scope, verified, created_at
+            SELECT client_id, client_name, redirect_uris, grant_types, scope, verified, metadata_document, created_at
             FROM oauth_clients WHERE client_id = ${clientId}`
       })
 
+      const fetcher = yield* ClientMetadataFetch
+
+      const findFreshDocument = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: ClientRow,
+        execute: (clientId) =>
+          sql`
+            SELECT client_id, client_name, redirect_uris, grant_types, scope, verified, metadata_document, created_at
+            FROM oauth_clients
+            WHERE client_id = ${clientId} AND metadata_document AND document_fresh_until > now()`
+      })
+
+      // The document as fetched now replaces what was kept; its grants (same client_id) stay.
+      const keepDocument = SqlSchema.findOne({
+        Request: Schema.Struct({
+          clientId: Schema.String,
+          clientName: Schema.String,
+          redirectUris: Schema.Array(Schema.String),
+          grantTypes: Schema.Array(Schema.String),
+          scope: Schema.NullOr(Schema.Array(Schema.String)),
+          freshSeconds: Schema.Int,
+          ip: Schema.String
+        }),
+        Result: ClientRow,
+        execute: (document) =>
+          sql`
+            INSERT INTO oauth_clients (client_id, client_name, redirect_uris, grant_types, scope, registered_ip,
+              metadata_document, document_fresh_until)
+            VALUES (${document.clientId}, ${document.clientName}, ${jsonb(document.redirectUris)}::jsonb,
+              ${jsonb(document.grantTypes)}::jsonb, ${document.scope === null ? null : jsonb(document.scope)}::jsonb,
+              ${document.ip}, true, now() + make_interval(secs => ${document.freshSeconds}))
+            ON CONFLICT (client_id) DO UPDATE SET client_name = EXCLUDED.client_name,
+              redirect_uris = EXCLUDED.redirect_uris, grant_types = EXCLUDED.grant_types, scope = EXCLUDED.scope,
+              document_fresh_until = EXCLUDED.document_fresh_until
+            WHERE oauth_clients.metadata_document
+            RETURNING client_id, client_name, redirect_uris, grant_types, scope, verified, metadata_document, created_at`
+      })
+
+      const refused = (description: string) => new ClientDocumentRefused({ description })
+
+      // What a fetched document says, or why it cannot be used.
+      const readDocument = (url: string, fetched: FetchedDocument) =>
+        Effect.gen(function*() {
+          if (fetched.status !== 200) return yield* refused(`The client metadata document at ${url} answered HTTP ${fetched.status}.`)
+          if (!fetched.whole) return yield* refused(`The client metadata document at ${url} is over 64 KB or was cut off.`)
+          let document: unknown
+          try {
+            document = JSON.parse(fetched.body)
+          } catch {
+            return yield* refused(`The client metadata document at ${url} is not JSON.`)
+          }
+          const verdict = checkMetadataDocument(url, document)
+          if (verdict._tag === "Invalid") return yield* refused(`The client metadata document at ${url} cannot be used: ${verdict.description}`)
+          return verdict.registration
+        })
+
+      const resolveDocument = (url: string, ip: string) =>
+        Effect.gen(function*() {
+          const kept = yield* orUndefined(findFreshDocument(url))
+          if (kept !== undefined) return kept
+          const fetched = yield* fetcher.fetch(url).pipe(
+            Effect.mapError((failure) =>
+              refused(`The client metadata document at ${url} could not be fetched (${failure.reason}: ${failure.detail}).`)
+            )
+          )
+          const registration = yield* readDocument(url, fetched)
+          const client: OAuthClient = yield* keepDocument({
+            clientId: url,
+            clientName: registration.client_name,
+            redirectUris: registration.redirect_uris,
+            grantTypes: registration.grant_types,
+            scope: registration.scope,
+            freshSeconds: documentFreshness(fetched.caching),
+            ip
+          }).pipe(Effect.orDie)
+          yield* evictOldestUnused
+          return client
+        })
+
       return OAuthClients.of({
+        resolve: (clientId, ip) =>
+          Effect.gen(function*() {
+            const kind = classifyClientId(clientId, settings.environment)
+            if (kind._tag === "Refused") return yield* refused(kind.description)
+            if (kind._tag === "Registered") return yield* orUndefined(findClient(clientId))
+            return yield* resolveDocument(clientId, ip)
+          }),
         register: (body, ip) =>
           Effect.gen(function*() {
             yield* countAttempt(ip)
@@ -180,5 +280,5 @@ export class OAuthClients extends Context.Service<OAuthClients, {
         }).pipe(Effect.orDie)
       })
     })
-  )
+  ).pipe(Layer.provide(ClientMetadataFetch.layer))
 }

@@ -5,14 +5,14 @@ import type { InvalidAccessToken, OAuthError } from "../domain/oauth/errors.js"
 import type { Scope } from "../domain/scopes.js"
 import { type AgentPrincipal, makeAccessTokenCheck } from "./oauth/access-token-check.js"
 import { type CodeExchange, makeAuthorizationCodeGrant } from "./oauth/authorization-code-grant.js"
-import { type Connection, makeConnections } from "./oauth/connections.js"
+import { type Connection, makeConnections, type StoreGrant } from "./oauth/connections.js"
 import { makeRefreshTokenGrant, type RefreshRequest } from "./oauth/refresh-token-grant.js"
 import type { TokenResponse } from "./oauth/token-issuance.js"
 import { makeTokenRevocation } from "./oauth/token-revocation.js"
 
 export type { AgentPrincipal } from "./oauth/access-token-check.js"
 export type { CodeExchange } from "./oauth/authorization-code-grant.js"
-export type { Connection } from "./oauth/connections.js"
+export type { Connection, StoreGrant } from "./oauth/connections.js"
 export type { RefreshRequest } from "./oauth/refresh-token-grant.js"
 export type { TokenResponse } from "./oauth/token-issuance.js"
 export type { RevocationReason } from "../domain/oauth/grant.js"
@@ -42,6 +42,8 @@ export class OAuthGrants extends Context.Service<OAuthGrants, {
   readonly authenticate: (token: string, resource: string) => Effect.Effect<AgentPrincipal, InvalidAccessToken>
   /** The live connections of a Store. */
   readonly listConnections: (storeId: number) => Effect.Effect<ReadonlyArray<Connection>>
+  /** What a person already granted a client, per Store (the consent screen marks what is new). */
+  readonly storeGrantsOf: (clientId: string, personId: number) => Effect.Effect<ReadonlyArray<StoreGrant>>
   /** The merchant revokes a connection: every token and unexchanged code of it. */
   readonly revokeConnection: (grantId: number) => Effect.Effect<void, NotFound>
   /** Revokes every live grant a person gave for a company's Stores (they left it); how many. */
@@ -64,6 +66,7 @@ export class OAuthGrants extends Context.Service<OAuthGrants, {
         revokeToken: revocation.revokeToken,
         authenticate: accessTokens.authenticate,
         listConnections: connections.listConnections,
+        storeGrantsOf: connections.storeGrantsOf,
         revokeConnection: revocation.revokeConnection,
         revokeMemberGrants: revocation.revokeMemberGrants,
         prune: connections.prune

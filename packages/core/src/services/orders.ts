@@ -1,68 +1,17 @@
 import { Context, Effect, Exit, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { NotFound, ValidationFailed } from "../domain/errors.js"
-import type { FieldError } from "../domain/field-error.js"
-import type { V3Address, V3Customer, V3OrderRequest } from "../domain/orders/v3-order.js"
+import { NotFound, type ValidationFailed } from "../domain/errors.js"
+import { acceptOrder } from "../domain/orders/accept.js"
+import type { OrderDraft, OrderWriteOptions, StoredOrder } from "../domain/orders/stored-order.js"
+import type { StoredProduct } from "../domain/orders/stored-product.js"
+import type { V3Address, V3Customer } from "../domain/orders/v3-order.js"
 import { type AddressRecord, orderCreatedPayload, type OrderRecord } from "../domain/orders/webhook-payloads.js"
 import { batchRows } from "../storage/batch-rows.js"
 import { inTransaction, makeGroupCommit } from "../storage/group-commit.js"
 import { decodeFirstRow, decodeRows, isStorableId, JsonColumn, jsonDocument, jsonParam, RowId, RowNumber, RowTimestamp, StoredDocument } from "../storage/rows.js"
-import { claimable, type Completion, HeldKey, IdempotencyStore, type NewClaim } from "./idempotency.js"
-import { checkIntegrationUse } from "./integrations.js"
+import { claimable, type Completion, heldKeyHandshake, IdempotencyStore, type NewClaim } from "./idempotency.js"
 import { Outbox } from "./outbox.js"
-import { decodeProducts, type ProductKind, productColumns, type StoredProduct, toProductRecord } from "./products.js"
-
-/** The generation an order was written through (`import`: the operator's historical import). */
-export type OrderSource = "v3" | "v2" | "unversioned" | "import"
-
-/** One line of a stored order: the product, how many, and the price captured from the product. */
-export interface StoredLineItem {
-  readonly productId: number
-  readonly quantity: number
-  /** Minor units, the product's `price_amount` when the order was accepted. */
-  readonly unitPriceAmount: number
-  readonly currency: string
-  readonly title: string
-}
-
-/** An order as stored, in the v3 model whatever generation wrote it. */
-export interface StoredOrder {
-  readonly id: number
-  readonly storeId: number
-  readonly source: OrderSource
-  readonly integrationId: number | null
-  readonly status: "received"
-  readonly storeOrderId: string | null
-  readonly storeOrderNumber: string | null
-  readonly totalAmount: number
-  readonly appTotal: number
-  readonly currency: string
-  readonly shippingMethod: string | null
-  /** As the v3 body gave it: a stored document in the wire shape. */
-  readonly customer: V3Customer | null
-  readonly billingAddress: V3Address | null
-  readonly shippingAddress: V3Address | null
-  readonly lineItems: ReadonlyArray<StoredLineItem>
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
-
-/**
- * An order write in the v3 model. `integration_id` is null only for the unversioned generation,
- * whose body names no integration: its orders are recorded for any Store, integrations or not.
- */
-export type OrderDraft = Omit<V3OrderRequest, "integration_id"> & { readonly integration_id: number | null }
-
-/** How one generation's order write is checked and where its faults point. */
-export interface OrderWriteOptions {
-  readonly source: Exclude<OrderSource, "import">
-  /** Which product kinds line items may reference (v3 and v2: modern products only). */
-  readonly allowedKinds: ReadonlyArray<ProductKind>
-  /** Pointer of the integration in this generation's body. */
-  readonly integrationPointer: string
-  /** Pointer of line item `index`'s product reference in this generation's body. */
-  readonly lineItemPointer: (index: number) => string
-}
+import { decodeProducts, productColumns, toProductRecord } from "./products.js"
 
 /** One historical order of an operator import; `currency` is stored exactly as given. */
 export interface ImportedOrder {
@@ -371,79 +320,29 @@ export class Orders extends Context.Service<Orders, {
       const reads = makeGroupCommit({ maxBatch: ORDER_BATCH, maxConcurrent: 1, alone: inTransaction(sql), write: readContexts })
       const writes = makeGroupCommit({ maxBatch: ORDER_BATCH, maxConcurrent: 1, alone: inTransaction(sql), write: writeOrders })
 
-      const record = (storeId: number, request: OrderDraft, options: OrderWriteOptions) =>
-        Effect.gen(function*() {
+      const record = Effect.fn("Orders.record")(function*(storeId: number, request: OrderDraft, options: OrderWriteOptions) {
           const requested = request.line_items ?? []
-          // A request holding an idempotency key may have it claimed by this read (HeldKey).
-          const held = Option.getOrUndefined(yield* Effect.serviceOption(HeldKey))
-          const claim = held?.unclaimed()
-          const { head, products: found, claimed } = yield* reads.submit({
+          const handshake = yield* heldKeyHandshake
+          const { head, products, claimed } = yield* reads.submit({
             storeId,
             integrationId: request.integration_id,
             productIds: requested.map((item) => item.product_id),
-            claim
+            claim: handshake.claim
           })
-          if (claim !== undefined) held?.claimed(claimed)
-          if (request.integration_id !== null) {
-            const named = head.integrationStoreId === null || head.integrationEnabled === null
+          const mayWrite = handshake.settle(claimed)
+          const order = yield* Effect.fromResult(acceptOrder(storeId, request, options, {
+            orderId: head.orderId,
+            placedAt: head.placedAt,
+            storeCurrency: head.storeCurrency,
+            integration: head.integrationStoreId === null || head.integrationEnabled === null
               ? undefined
-              : { storeId: head.integrationStoreId, enabled: head.integrationEnabled }
-            yield* Effect.fromResult(checkIntegrationUse(named, storeId, "enabled", options.integrationPointer))
-          }
-          const currency = request.currency ?? head.storeCurrency
-          const byId = new Map(found.map((product) => [product.id, product]))
-          const faults: Array<FieldError> = []
-          const lineItems: Array<StoredLineItem> = []
-          requested.forEach((item, index) => {
-            const product = byId.get(item.product_id)
-            if (product === undefined || !options.allowedKinds.includes(product.kind)) {
-              faults.push({
-                pointer: options.lineItemPointer(index),
-                code: "unknown_product",
-                detail: "No product of this Store has this id."
-              })
-            } else if (product.currency !== currency) {
-              faults.push({
-                pointer: options.lineItemPointer(index),
-                code: "currency_mismatch",
-                detail: `The product is priced in ${product.currency}; the order is in ${currency}.`
-              })
-            } else {
-              lineItems.push({
-                productId: product.id,
-                quantity: item.quantity,
-                unitPriceAmount: product.priceAmount,
-                currency: product.currency,
-                title: product.title
-              })
-            }
-          })
-          if (faults.length > 0) return yield* new ValidationFailed({ errors: faults })
-          const order: StoredOrder = {
-            id: head.orderId,
-            storeId,
-            source: options.source,
-            integrationId: request.integration_id,
-            status: "received",
-            storeOrderId: request.store_order_id ?? null,
-            storeOrderNumber: request.store_order_number ?? null,
-            totalAmount: request.total_amount,
-            appTotal: lineItems.reduce((sum, item) => sum + item.unitPriceAmount * item.quantity, 0),
-            currency,
-            shippingMethod: request.shipping_method ?? null,
-            customer: request.customer ?? null,
-            billingAddress: request.billing_address ?? null,
-            shippingAddress: request.shipping_address ?? null,
-            lineItems,
-            createdAt: head.placedAt,
-            updatedAt: head.placedAt
-          }
-          const payload = orderCreatedPayload(toOrderRecord(order, found))
-          const write = (answer: Completion | undefined) => writes.submit({ order, payload, answer })
+              : { storeId: head.integrationStoreId, enabled: head.integrationEnabled },
+            products
+          }))
           // Another request holds the key: this one writes nothing, and is answered from that one's.
-          if (claim !== undefined && !claimed) return order
-          // A request holding an idempotency key writes its order with its answer, once answered.
-          yield* held === undefined ? write(undefined) : held.deferWrite(write)
+          if (!mayWrite) return order
+          const payload = orderCreatedPayload(toOrderRecord(order, products))
+          yield* handshake.write((answer) => writes.submit({ order, payload, answer }))
           return order
         })
 

@@ -1,5 +1,5 @@
 import { Context, Data, Effect, Layer, Result } from "effect"
-import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from "node:http"
+import { type ClientRequest, Agent as HttpAgent, type IncomingHttpHeaders, type IncomingMessage, request as httpRequest } from "node:http"
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https"
 import type { LookupFunction } from "node:net"
 import { allowsLoopback, checkDeliveryUrl, type DeliveryUrlFault } from "../domain/delivery-url.js"
@@ -37,6 +37,8 @@ export interface OutboundResponse {
   readonly status: number
   readonly body: string
   readonly bodyRead: "whole" | "capped" | "broken"
+  /** The answer's `Retry-After` header, when it carried one. */
+  readonly retryAfter?: string
 }
 
 /** One POST of a JSON body. */
@@ -100,6 +102,97 @@ const readBody = (response: IncomingMessage, limit: number) =>
     response.once("close", () => settle(response.complete ? "whole" : "broken"))
   })
 
+/** An answer with its headers, for callers that read them (caching, content type). */
+export interface OutboundAnswer extends OutboundResponse {
+  readonly headers: IncomingHttpHeaders
+}
+
+/** The keep-alive agents of one client, closed with its scope. */
+export interface OutboundAgents {
+  readonly http: HttpAgent
+  readonly https: HttpsAgent
+}
+
+/** Keep-alive agents (a busy receiver gets many requests over few sockets), closed when the scope closes. */
+export const keepAliveAgents = Effect.acquireRelease(
+  Effect.sync((): OutboundAgents => ({
+    http: new HttpAgent({ keepAlive: true, maxSockets: 64 }),
+    https: new HttpsAgent({ keepAlive: true, maxSockets: 64 })
+  })),
+  (made) =>
+    Effect.sync(() => {
+      made.http.destroy()
+      made.https.destroy()
+    })
+)
+
+/**
+ * One exchange under `policy`: the URL judged first, every resolved address judged on connect,
+ * the whole exchange within `timeoutMs`, at most `limit` bytes of the body read, redirects
+ * answered as they are (never followed).
+ */
+export const makeExchange = (policy: OutboundPolicy, agents: OutboundAgents, timeoutMs: number, limit: number) =>
+(
+  method: "GET" | "POST",
+  raw: string,
+  headers: Readonly<Record<string, string>>,
+  payload?: string
+): Effect.Effect<OutboundAnswer, OutboundHttpFailed> => {
+  const checked = policy.checkUrl(raw)
+  if (Result.isFailure(checked)) return Effect.fail(refused(checked.failure))
+  const url = checked.success
+  return Effect.callback<OutboundAnswer, OutboundHttpFailed>((resume) => {
+    const secure = url.protocol === "https:"
+    const body = payload === undefined ? undefined : Buffer.from(payload, "utf8")
+    let settled = false
+    const finish = (outcome: Effect.Effect<OutboundAnswer, OutboundHttpFailed>) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      resume(outcome)
+    }
+    const send = (onFreshSocket: boolean): ClientRequest => {
+      const sent = (secure ? httpsRequest : httpRequest)(url, {
+        method,
+        agent: secure ? agents.https : agents.http,
+        headers: {
+          "user-agent": USER_AGENT,
+          ...headers,
+          ...(body === undefined ? {} : { "content-length": String(body.length) })
+        },
+        ...(policy.lookup === undefined ? {} : { lookup: policy.lookup })
+      }, (response) => {
+        readBody(response, limit).then((read) =>
+          finish(Effect.succeed({ status: response.statusCode ?? 0, headers: response.headers, ...read }))
+        )
+      })
+      sent.on("error", (error: NodeJS.ErrnoException) => {
+        // A kept-alive socket the receiver closed while idle resets before any answer: the
+        // request never reached it, so it goes once more on a new socket (as Node's http
+        // documentation advises for `reusedSocket`), not counted as a failed attempt.
+        if (!onFreshSocket && sent.reusedSocket && error.code === "ECONNRESET" && !settled) {
+          req = send(true)
+          return
+        }
+        const detail = error.code ?? error.message
+        finish(Effect.fail(new OutboundHttpFailed({ reason: error.code === "EFORBIDDEN" ? "forbidden_address" : "network", detail })))
+      })
+      sent.end(body)
+      return sent
+    }
+    let req = send(false)
+    const timer = setTimeout(() => {
+      finish(Effect.fail(new OutboundHttpFailed({ reason: "timeout", detail: `timeout after ${timeoutMs} ms` })))
+      req.destroy()
+    }, timeoutMs)
+    // Interruption (client gone, server stopping) abandons the exchange.
+    return Effect.sync(() => {
+      clearTimeout(timer)
+      req.destroy()
+    })
+  })
+}
+
 /**
  * Outbound HTTP: the one way the service calls other servers (webhook deliveries, the
  * integration's create-product call). Replace the layer to stub or record requests.
@@ -120,61 +213,16 @@ export class OutboundHttp extends Context.Service<OutboundHttp, {
     Effect.gen(function*() {
       const timeoutMs = options.timeoutMs ?? OUTBOUND_TIMEOUT_MS
       const limit = options.maxResponseBytes ?? OUTBOUND_MAX_RESPONSE_BYTES
-      const agents = yield* Effect.acquireRelease(
-        Effect.sync(() => ({
-          http: new HttpAgent({ keepAlive: true, maxSockets: 64 }),
-          https: new HttpsAgent({ keepAlive: true, maxSockets: 64 })
-        })),
-        (made) =>
-          Effect.sync(() => {
-            made.http.destroy()
-            made.https.destroy()
-          })
-      )
+      const agents = yield* keepAliveAgents
 
-      const post = (raw: string, request: OutboundRequest): Effect.Effect<OutboundResponse, OutboundHttpFailed> => {
-        const checked = policy.checkUrl(raw)
-        if (Result.isFailure(checked)) return Effect.fail(refused(checked.failure))
-        const url = checked.success
-        return Effect.callback<OutboundResponse, OutboundHttpFailed>((resume) => {
-          const secure = url.protocol === "https:"
-          const body = Buffer.from(request.body, "utf8")
-          let settled = false
-          const finish = (outcome: Effect.Effect<OutboundResponse, OutboundHttpFailed>) => {
-            if (settled) return
-            settled = true
-            clearTimeout(timer)
-            resume(outcome)
-          }
-          const req = (secure ? httpsRequest : httpRequest)(url, {
-            method: "POST",
-            agent: secure ? agents.https : agents.http,
-            headers: {
-              "user-agent": USER_AGENT,
-              ...request.headers,
-              "content-type": "application/json",
-              "content-length": String(body.length)
-            },
-            ...(policy.lookup === undefined ? {} : { lookup: policy.lookup })
-          }, (response) => {
-            readBody(response, limit).then((read) => finish(Effect.succeed({ status: response.statusCode ?? 0, ...read })))
+      const exchange = makeExchange(policy, agents, timeoutMs, limit)
+      const post = (raw: string, request: OutboundRequest): Effect.Effect<OutboundResponse, OutboundHttpFailed> =>
+        exchange("POST", raw, { ...request.headers, "content-type": "application/json" }, request.body).pipe(
+          Effect.map(({ status, body, bodyRead, headers }) => {
+            const retryAfter = headers["retry-after"]
+            return retryAfter === undefined ? { status, body, bodyRead } : { status, body, bodyRead, retryAfter }
           })
-          const timer = setTimeout(() => {
-            finish(Effect.fail(new OutboundHttpFailed({ reason: "timeout", detail: `timeout after ${timeoutMs} ms` })))
-            req.destroy()
-          }, timeoutMs)
-          req.on("error", (error: NodeJS.ErrnoException) => {
-            const detail = error.code ?? error.message
-            finish(Effect.fail(new OutboundHttpFailed({ reason: error.code === "EFORBIDDEN" ? "forbidden_address" : "network", detail })))
-          })
-          req.end(body)
-          // Interruption (client gone, server stopping) abandons the exchange.
-          return Effect.sync(() => {
-            clearTimeout(timer)
-            req.destroy()
-          })
-        })
-      }
+        )
       return OutboundHttp.of({ post })
     })
 

@@ -47,6 +47,11 @@ export interface ServiceSettings {
   readonly trustProxy: TrustProxy
   /** `SIGNCRAFT_DISABLE`: the parts switched off, which answer 404 like an unknown path. */
   readonly disable: ReadonlyArray<SwitchablePart>
+  /**
+   * `OAUTH_ISS_PARAMETER`: every authorization response carries RFC 9207 `iss`, and the metadata
+   * says so. Off by default, as the spec's connector profile fixes.
+   */
+  readonly oauthIssParameter: boolean
 }
 
 /** The deployment's settings. */
@@ -111,6 +116,7 @@ export const defaultSettings = (
     webhookRetryBaseMs: 30_000,
     maxBodyBytes: 1024 * 1024,
     corsOrigins: undefined,
+    oauthIssParameter: false,
     ...overrides,
     baseUrl: normaliseBaseUrl(overrides.baseUrl ?? "http://localhost:8080"),
     operatorToken: secretOf(operatorToken),

@@ -1,7 +1,11 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { NotFound } from "../domain/errors.js"
-import { decodeFirstRow, decodeRows, isStorableId, RowId, RowNumber, RowTimestamp } from "../storage/rows.js"
+import { ATTEMPT_STATUSES, type AttemptStatus, DELIVERY_TRIGGERS, type DeliveryTrigger } from "../domain/webhooks/delivery-log.js"
+import type { NextStep } from "../domain/webhooks/receiver-answer.js"
+import { SIGNATURE_SCHEMES, type SignatureScheme } from "../domain/webhooks/signature-schemes.js"
+import { batchRows } from "../storage/batch-rows.js"
+import { decodeFirstRow, decodeRows, isStorableBigId, isStorableId, RowId, RowNumber, RowTimestamp } from "../storage/rows.js"
 import { SecretBox } from "./secret-box.js"
 
 /** A delivery a worker claimed: everything needed to send one attempt. */
@@ -16,6 +20,10 @@ export interface ClaimedDelivery {
   /** The secret before the last rotation, while its overlap lasts: deliveries are signed with both. */
   readonly previousSecret: string | null
   readonly subscriptionId: number
+  /** How the subscription's deliveries are signed. */
+  readonly scheme: SignatureScheme
+  /** Why this attempt is made. */
+  readonly trigger: DeliveryTrigger
   /** The number of the attempt about to be made, from 1. */
   readonly attempt: number
   readonly firstAttemptAt: Date
@@ -28,11 +36,10 @@ export interface AttemptResult {
   readonly startedAt: Date
   readonly durationMs: number
   readonly responseStatus: number | null
+  /** The first kilobyte of the answer's body; null when no answer came. */
+  readonly responseExcerpt: string | null
   readonly error: string | null
-  readonly next:
-    | { readonly _tag: "Delivered" }
-    | { readonly _tag: "Retry"; readonly delayMs: number }
-    | { readonly _tag: "GiveUp" }
+  readonly next: NextStep
 }
 
 /** One attempt in the delivery log. */
@@ -41,7 +48,12 @@ export interface AttemptRecord {
   readonly startedAt: string
   readonly durationMs: number
   readonly responseStatus: number | null
+  readonly responseExcerpt: string | null
   readonly error: string | null
+  readonly trigger: DeliveryTrigger
+  /** `pending`, `delivered` or `failed`; null for attempts recorded before outcomes were kept. */
+  readonly status: AttemptStatus | null
+  readonly nextAttemptAt: string | null
 }
 
 /** One delivery in the delivery log, with its attempts. */
@@ -52,6 +64,8 @@ export interface DeliveryRecord {
   readonly topic: string
   /** `pending`, `delivered`, `failed` (retries exhausted) or `cancelled` (subscription deleted). */
   readonly status: string
+  /** Why the delivery's latest (or next) attempt was queued. */
+  readonly trigger: DeliveryTrigger
   readonly attemptCount: number
   readonly nextAttemptAt: string | null
   readonly deliveredAt: string | null
@@ -68,6 +82,7 @@ const DeliveryRow = Schema.Struct({
   eventId: RowId,
   topic: Schema.String,
   status: Schema.String,
+  trigger: Schema.Literals(DELIVERY_TRIGGERS),
   attemptCount: RowNumber,
   nextAttemptAt: Schema.NullOr(Schema.String),
   deliveredAt: Schema.NullOr(Schema.String),
@@ -90,13 +105,19 @@ const AttemptRow = Schema.Struct({
   startedAt: Schema.String,
   durationMs: RowNumber,
   responseStatus: Schema.NullOr(RowNumber),
-  error: Schema.NullOr(Schema.String)
+  responseExcerpt: Schema.NullOr(Schema.String),
+  error: Schema.NullOr(Schema.String),
+  trigger: Schema.Literals(DELIVERY_TRIGGERS),
+  status: Schema.NullOr(Schema.Literals(ATTEMPT_STATUSES)),
+  nextAttemptAt: Schema.NullOr(Schema.String)
 }).pipe(Schema.encodeKeys({
   deliveryId: "delivery_id",
   attemptNumber: "attempt_number",
   startedAt: "started_at",
   durationMs: "duration_ms",
-  responseStatus: "response_status"
+  responseStatus: "response_status",
+  responseExcerpt: "response_excerpt",
+  nextAttemptAt: "next_attempt_at"
 }))
 const toAttempts = decodeRows(AttemptRow)
 
@@ -112,8 +133,11 @@ const ClaimRow = Schema.Struct({
   url: Schema.String,
   secret: Schema.String,
   previousSecret: Schema.NullOr(Schema.String),
-  subscriptionId: RowId
+  subscriptionId: RowId,
+  scheme: Schema.Literals(SIGNATURE_SCHEMES),
+  trigger: Schema.Literals(DELIVERY_TRIGGERS)
 }).pipe(Schema.encodeKeys({
+  scheme: "signature_scheme",
   previousSecret: "previous_secret",
   subscriptionId: "subscription_id",
   eventId: "event_id",
@@ -126,6 +150,10 @@ const toClaims = decodeRows(ClaimRow)
 const firstBody = decodeFirstRow(Schema.Struct({ body: Schema.String }))
 
 const notFound = new NotFound({ resource: "webhook delivery" })
+
+// An attempt's outcome as the log shows it: delivered, failed for good, or failed with a retry due.
+const outcomeStatus = (next: NextStep): "delivered" | "failed" | "pending" =>
+  next._tag === "Delivered" ? "delivered" : next._tag === "Retry" ? "pending" : "failed"
 
 /** How long a subscription's deliveries may keep failing before it is disabled. */
 export const FAILING_DAYS_BEFORE_DISABLED = 5
@@ -154,6 +182,8 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
     subscriptionId: number,
     page: { readonly limit: number; readonly beforeId: number | undefined; readonly status?: string | undefined }
   ) => Effect.Effect<ReadonlyArray<DeliveryRecord>, NotFound>
+  /** One delivery of a subscription of the Store, with its attempts. */
+  readonly find: (storeId: number, subscriptionId: number, deliveryId: number) => Effect.Effect<DeliveryRecord, NotFound>
   /** Queues one more attempt of a delivery now (the same `x-webhook-id`); in-flight ones are left as they are. */
   readonly redeliver: (storeId: number, subscriptionId: number, deliveryId: number) => Effect.Effect<DeliveryRecord, NotFound>
   /** The body of the Store's most recent event of a topic, exactly as delivered. */
@@ -165,7 +195,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
       const sql = yield* SqlClient.SqlClient
       const box = yield* SecretBox
       const deliveryColumns = sql.unsafe(`
-        d.id, d.subscription_id, d.event_id, e.topic, d.status, d.attempt_count,
+        d.id, d.subscription_id, d.event_id, e.topic, d.status, d.trigger, d.attempt_count,
         CASE WHEN d.status = 'pending' THEN ${utc("d.next_attempt_at")} END AS next_attempt_at,
         ${utc("d.delivered_at")} AS delivered_at, d.last_error, ${utc("d.created_at")} AS created_at`)
 
@@ -176,7 +206,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
           const ids = rows.map((row) => row.id)
           const attempts = yield* toAttempts(yield* sql`
             SELECT delivery_id, attempt_number, ${sql.unsafe(utc("started_at"))} AS started_at, duration_ms,
-              response_status, error
+              response_status, response_excerpt, error, trigger, status, ${sql.unsafe(utc("next_attempt_at"))} AS next_attempt_at
             FROM webhook_attempts WHERE ${sql.in("delivery_id", ids)} ORDER BY id`)
           return rows.map((row): DeliveryRecord => ({
             ...row,
@@ -192,30 +222,55 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
           Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(new NotFound({ resource: "webhook subscription" })) : Effect.void)
         )
 
+      // Stops a subscription: it is disabled for `reason` and its pending deliveries are cancelled
+      // (a PATCH to active re-enables it; a recovery then sends what it missed).
+      const disable = (ids: ReadonlyArray<number>, reason: "gone" | "failing", cancelled: string) =>
+        Effect.gen(function*() {
+          if (ids.length === 0) return
+          yield* sql`
+            UPDATE webhook_subscriptions SET status = 'disabled', disabled_reason = ${reason}, updated_at = now()
+            WHERE ${sql.in("id", ids)} AND status = 'active'`
+          yield* sql`
+            UPDATE webhook_deliveries SET status = 'cancelled', locked_until = NULL, claimed_by = NULL,
+              last_error = ${cancelled}, updated_at = now()
+            WHERE ${sql.in("subscription_id", ids)} AND status = 'pending'`
+        })
+
       // Endpoint health, in the manner of Svix: a delivered attempt clears a subscription's failing
       // streak; a failed one starts it; a streak older than FAILING_DAYS_BEFORE_DISABLED disables
-      // the subscription, whose pending deliveries are cancelled (a PATCH to active re-enables it).
+      // the subscription, and so does a receiver answering 410 Gone, at once.
       const recordHealth = (results: ReadonlyArray<{ readonly claim: ClaimedDelivery; readonly result: AttemptResult }>) =>
         Effect.gen(function*() {
           const healthy = [...new Set(results.filter(({ result }) => result.next._tag === "Delivered").map(({ claim }) => claim.subscriptionId))]
           const failing = [...new Set(results.filter(({ result }) => result.next._tag !== "Delivered").map(({ claim }) => claim.subscriptionId))]
             .filter((id) => !healthy.includes(id))
+          const gone = [...new Set(results.filter(({ result }) => result.next._tag === "Disable").map(({ claim }) => claim.subscriptionId))]
           if (healthy.length > 0) {
             yield* sql`UPDATE webhook_subscriptions SET failing_since = NULL WHERE ${sql.in("id", healthy)} AND failing_since IS NOT NULL`
           }
+          yield* disable(gone, "gone", "subscription disabled: its receiver answered 410 Gone")
           if (failing.length === 0) return
           yield* sql`UPDATE webhook_subscriptions SET failing_since = now() WHERE ${sql.in("id", failing)} AND failing_since IS NULL`
-          const disabled = yield* sql<{ readonly id: number }>`
-            UPDATE webhook_subscriptions SET status = 'disabled', updated_at = now()
+          const expired = yield* sql<{ readonly id: number }>`
+            SELECT id FROM webhook_subscriptions
             WHERE ${sql.in("id", failing)} AND status = 'active'
-              AND failing_since <= now() - make_interval(days => ${FAILING_DAYS_BEFORE_DISABLED})
-            RETURNING id`
-          if (disabled.length === 0) return
-          yield* sql`
-            UPDATE webhook_deliveries SET status = 'cancelled', locked_until = NULL, claimed_by = NULL,
-              last_error = ${`subscription disabled after failing for ${FAILING_DAYS_BEFORE_DISABLED} days`}, updated_at = now()
-            WHERE ${sql.in("subscription_id", disabled.map((row) => Number(row.id)))} AND status = 'pending'`
+              AND failing_since <= now() - make_interval(days => ${FAILING_DAYS_BEFORE_DISABLED})`
+          yield* disable(
+            expired.map((row) => Number(row.id)),
+            "failing",
+            `subscription disabled after failing for ${FAILING_DAYS_BEFORE_DISABLED} days`
+          )
         })
+
+      const find = Effect.fn("WebhookDeliveries.find")(function*(storeId: number, subscriptionId: number, deliveryId: number) {
+        yield* subscriptionOfStore(storeId, subscriptionId)
+        if (!isStorableBigId(deliveryId)) return yield* Effect.fail(notFound)
+        const rows = yield* sql`
+          SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+          WHERE d.id = ${deliveryId} AND d.subscription_id = ${subscriptionId}`.pipe(Effect.orDie)
+        const [record] = yield* withAttempts(rows).pipe(Effect.orDie)
+        return record === undefined ? yield* Effect.fail(notFound) : record
+      })
 
       return WebhookDeliveries.of({
         claimDue: (workerId, limit, leaseMs) =>
@@ -224,6 +279,11 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
               SELECT id FROM webhook_deliveries
               WHERE status = 'pending' AND next_attempt_at <= now()
                 AND (locked_until IS NULL OR locked_until < now())
+                AND (trigger <> 'recovery' OR NOT EXISTS (
+                  SELECT 1 FROM webhook_deliveries ahead
+                  WHERE ahead.subscription_id = webhook_deliveries.subscription_id
+                    AND ahead.status = 'pending' AND ahead.trigger = 'recovery'
+                    AND ahead.event_id < webhook_deliveries.event_id))
               ORDER BY next_attempt_at, id
               LIMIT ${limit}
               FOR UPDATE SKIP LOCKED
@@ -235,10 +295,10 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
                 first_attempt_at = coalesce(d.first_attempt_at, now()),
                 updated_at = now()
               FROM due WHERE d.id = due.id
-              RETURNING d.id, d.event_id, d.subscription_id, d.attempt_count, d.first_attempt_at
+              RETURNING d.id, d.event_id, d.subscription_id, d.attempt_count, d.first_attempt_at, d.trigger
             )
             SELECT c.id, c.event_id, c.subscription_id, c.attempt_count, c.first_attempt_at, e.created_at AS event_created_at,
-              e.topic, e.body, s.url, s.secret,
+              c.trigger, e.topic, e.body, s.url, s.secret, s.signature_scheme,
               CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret
             FROM claimed c
             JOIN events e ON e.id = c.event_id
@@ -255,44 +315,52 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
             )
           ),
         record: (workerId, results) => {
-          const [first, ...rest] = results.map(({ claim, result }) => {
+          if (results.length === 0) return Effect.void
+          const rows = results.map(({ claim, result }) => {
             const next = result.next
             return {
-              attempt: {
-                delivery_id: claim.id,
-                attempt_number: claim.attempt,
-                started_at: result.startedAt.toISOString(),
-                duration_ms: Math.round(result.durationMs),
-                response_status: result.responseStatus,
-                error: result.error
-              },
-              outcome: {
-                id: String(claim.id),
-                attempt: String(claim.attempt),
-                status: next._tag === "Delivered" ? "delivered" : next._tag === "GiveUp" ? "failed" : "pending",
-                delay_ms: String(next._tag === "Retry" ? Math.max(0, Math.round(next.delayMs)) : 0),
-                last_status: result.responseStatus === null ? null : String(result.responseStatus),
-                last_error: result.error
-              }
+              delivery_id: claim.id,
+              attempt_number: claim.attempt,
+              started_at: result.startedAt.toISOString(),
+              duration_ms: Math.round(result.durationMs),
+              response_status: result.responseStatus,
+              response_excerpt: result.responseExcerpt,
+              error: result.error,
+              trigger: claim.trigger,
+              status: outcomeStatus(next),
+              delay_ms: next._tag === "Retry" ? Math.max(0, Math.round(next.delayMs)) : null
             }
           })
-          if (first === undefined) return Effect.void
-          // VALUES parameters arrive untyped (text): cast each column where it is used.
+          // One statement: the attempts are logged, and each delivery still claimed by this worker
+          // takes its outcome; the next attempt, if any, is a scheduled one whatever this one was.
           return sql`
-            WITH attempt AS (
-              INSERT INTO webhook_attempts ${sql.insert([first.attempt, ...rest.map((row) => row.attempt)])}
+            WITH input AS (
+              SELECT * FROM ${
+            batchRows(
+              sql,
+              rows,
+              "delivery_id bigint, attempt_number integer, started_at timestamptz, duration_ms integer, response_status integer, response_excerpt text, error text, trigger text, status text, delay_ms integer"
+            )
+          } AS r
+            ), attempt AS (
+              INSERT INTO webhook_attempts
+                (delivery_id, attempt_number, started_at, duration_ms, response_status, response_excerpt, error, trigger, status, next_attempt_at)
+              SELECT delivery_id, attempt_number, started_at, duration_ms, response_status, response_excerpt, error, trigger, status,
+                now() + delay_ms * interval '1 millisecond'
+              FROM input
             )
             UPDATE webhook_deliveries d SET
               status = r.status,
-              next_attempt_at = now() + (r.delay_ms::integer * interval '1 millisecond'),
+              trigger = 'scheduled',
+              next_attempt_at = now() + coalesce(r.delay_ms, 0) * interval '1 millisecond',
               locked_until = NULL,
               claimed_by = NULL,
-              last_status = r.last_status::integer,
-              last_error = r.last_error,
+              last_status = r.response_status,
+              last_error = r.error,
               delivered_at = CASE WHEN r.status = 'delivered' THEN now() ELSE d.delivered_at END,
               updated_at = now()
-            FROM ${sql.updateValues([first.outcome, ...rest.map((row) => row.outcome)], "r")}
-            WHERE d.id = r.id::bigint AND d.claimed_by = ${workerId} AND d.attempt_count = r.attempt::integer
+            FROM input r
+            WHERE d.id = r.delivery_id AND d.claimed_by = ${workerId} AND d.attempt_count = r.attempt_number
               AND d.status = 'pending'`.pipe(Effect.andThen(recordHealth(results)))
         },
         listForSubscription: (storeId, subscriptionId, { limit, beforeId, status }) =>
@@ -306,19 +374,16 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
               ORDER BY d.id DESC LIMIT ${limit}`.pipe(Effect.orDie)
             return yield* withAttempts(rows).pipe(Effect.orDie)
           }),
+        find,
         redeliver: (storeId, subscriptionId, deliveryId) =>
           Effect.gen(function*() {
             yield* subscriptionOfStore(storeId, subscriptionId)
-            if (!Number.isSafeInteger(deliveryId) || deliveryId < 1) return yield* Effect.fail(notFound)
+            if (!isStorableBigId(deliveryId)) return yield* Effect.fail(notFound)
             yield* sql`
-              UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), updated_at = now()
+              UPDATE webhook_deliveries SET status = 'pending', trigger = 'manual', next_attempt_at = now(), updated_at = now()
               WHERE id = ${deliveryId} AND subscription_id = ${subscriptionId}
                 AND NOT (status = 'pending' AND locked_until IS NOT NULL AND locked_until > now())`.pipe(Effect.orDie)
-            const rows = yield* sql`
-              SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
-              WHERE d.id = ${deliveryId} AND d.subscription_id = ${subscriptionId}`.pipe(Effect.orDie)
-            const [record] = yield* withAttempts(rows).pipe(Effect.orDie)
-            return record === undefined ? yield* Effect.fail(notFound) : record
+            return yield* find(storeId, subscriptionId, deliveryId)
           }),
         latestBody: (storeId, topic) =>
           sql`

@@ -2,6 +2,8 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBase62 } from "../domain/api-key.js"
 import { NotFound, ValidationFailed } from "../domain/errors.js"
+import { SIGNATURE_SCHEMES, type SignatureScheme } from "../domain/webhooks/signature-schemes.js"
+import { newStandardSecret } from "../domain/webhooks/standard-signature.js"
 import type { WebhookTopic } from "../domain/webhooks/topics.js"
 import { decodeFirstRow, decodeRows, decodeSingleRow, isStorableId, JsonColumn, jsonParam, RowId } from "../storage/rows.js"
 import { DeliveryUrlGuard } from "./delivery-url-guard.js"
@@ -16,8 +18,12 @@ export interface SubscriptionRecord {
   /** The signing secret: shown by v3 only on creation, by v2 on every read (its contract). */
   readonly secret: string
   readonly meta: Readonly<Record<string, unknown>>
-  /** `active`, or `disabled` once its deliveries kept failing for five days (a PATCH re-enables it). */
+  /** `active`, or `disabled` once its receiver answered 410 or kept failing for five days (a PATCH re-enables it). */
   readonly status: string
+  /** Why a disabled subscription stopped: `gone` (410) or `failing`; null while active. */
+  readonly disabledReason: string | null
+  /** How its deliveries are signed. */
+  readonly signatureScheme: SignatureScheme
   readonly createdAt: string
   readonly updatedAt: string
 }
@@ -27,6 +33,8 @@ export interface SubscriptionFields {
   readonly topic: WebhookTopic
   readonly url: string
   readonly meta?: Readonly<Record<string, unknown>>
+  /** On creation only: how deliveries are signed (`signcraft` when absent). */
+  readonly signatureScheme?: SignatureScheme
   /** Only `active`, on a change: re-enables a disabled subscription. */
   readonly status?: "active"
 }
@@ -51,9 +59,17 @@ const Row = Schema.Struct({
   secret: Schema.String,
   meta: JsonColumn(MetaDocument),
   status: Schema.String,
+  disabledReason: Schema.NullOr(Schema.String),
+  signatureScheme: Schema.Literals(SIGNATURE_SCHEMES),
   createdAt: Schema.String,
   updatedAt: Schema.String
-}).pipe(Schema.encodeKeys({ storeId: "store_id", createdAt: "created_at", updatedAt: "updated_at" }))
+}).pipe(Schema.encodeKeys({
+  storeId: "store_id",
+  disabledReason: "disabled_reason",
+  signatureScheme: "signature_scheme",
+  createdAt: "created_at",
+  updatedAt: "updated_at"
+}))
 
 const firstRecord = decodeFirstRow(Row)
 const OverlapRow = Schema.Struct({ previousSecretExpiresAt: Schema.String }).pipe(
@@ -62,6 +78,9 @@ const OverlapRow = Schema.Struct({ previousSecretExpiresAt: Schema.String }).pip
 
 /** A fresh signing secret: `whsec_` and 32 base62 characters (190 bits). */
 export const newSigningSecret = (): string => `whsec_${randomBase62(32)}`
+
+// Each scheme's receivers expect their own secret format: Standard Webhooks decodes base64 bytes.
+const newSecretFor = (scheme: SignatureScheme): string => scheme === "standard" ? newStandardSecret() : newSigningSecret()
 
 const notFound = new NotFound({ resource: "webhook subscription" })
 
@@ -99,7 +118,7 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
       // The signing secret is stored sealed and opened only here, where a record is made of it.
       const opened = (row: SubscriptionRecord): SubscriptionRecord => ({ ...row, secret: box.open(row.secret) })
       const columns = sql.unsafe(`
-        id, store_id, topic, url, secret, meta, status,
+        id, store_id, topic, url, secret, meta, status, disabled_reason, signature_scheme,
         to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
         to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS updated_at`)
 
@@ -138,7 +157,8 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
                 store_id: storeId,
                 topic: fields.topic,
                 url: fields.url,
-                secret: box.seal(newSigningSecret()),
+                secret: box.seal(newSecretFor(fields.signatureScheme ?? "signcraft")),
+                signature_scheme: fields.signatureScheme ?? "signcraft",
                 meta: jsonParam(MetaDocument, fields.meta ?? {})
               })}
               RETURNING ${columns}`.pipe(Effect.orDie)
@@ -162,6 +182,7 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
                 meta = ${jsonParam(MetaDocument, change.meta ?? current.meta)},
                 status = ${change.status ?? current.status},
                 failing_since = ${change.status === "active" ? null : sql`failing_since`},
+                disabled_reason = ${change.status === "active" ? null : sql`disabled_reason`},
                 updated_at = now()
               WHERE id = ${id} AND store_id = ${storeId} AND deleted_at IS NULL
               RETURNING ${columns}`.pipe(Effect.orDie)
@@ -172,12 +193,12 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
           }),
         rotateSecret: (storeId, id) =>
           Effect.gen(function*() {
-            yield* find(storeId, id)
+            const current = yield* find(storeId, id)
             const rows = yield* sql`
               UPDATE webhook_subscriptions SET
                 previous_secret = secret,
                 previous_secret_expires_at = now() + make_interval(hours => ${SECRET_ROTATION_OVERLAP_HOURS}),
-                secret = ${box.seal(newSigningSecret())},
+                secret = ${box.seal(newSecretFor(current.signatureScheme))},
                 updated_at = now()
               WHERE id = ${id} AND store_id = ${storeId} AND deleted_at IS NULL
               RETURNING ${columns},

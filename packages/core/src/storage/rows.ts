@@ -15,6 +15,9 @@ const MAX_INTEGER_ID = 2_147_483_647
  */
 export const isStorableId = (id: number): boolean => Number.isSafeInteger(id) && id >= 1 && id <= MAX_INTEGER_ID
 
+/** Whether an id fits the `bigint` identity columns (events, deliveries): any positive safe integer. */
+export const isStorableBigId = (id: number): boolean => Number.isSafeInteger(id) && id >= 1
+
 const toNumber = SchemaTransformation.transform<number, number | string | bigint>({
   decode: (value) => Number(value),
   encode: (value) => value

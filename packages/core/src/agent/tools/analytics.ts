@@ -1,8 +1,10 @@
 import { Clock, Effect, Result, Schema } from "effect"
+import { AnalyticsSummaryV3 } from "../../domain/analytics/summary-view.js"
 import { parseAnalyticsQuery } from "../../domain/analytics/window.js"
 import { InvalidParameter } from "../../domain/errors.js"
 import { Analytics } from "../../services/analytics.js"
 import { defineTool } from "../tool.js"
+import { READ_ONLY } from "./hints.js"
 
 /** `get_analytics_summary`: the same summary as `GET /api/v3/analytics/summary`. */
 export const analyticsSummaryTool = defineTool({
@@ -11,7 +13,8 @@ export const analyticsSummaryTool = defineTool({
     "Order count, modern product count and revenue per native currency over complete UTC days: period 7d, 30d (default), 90d or 365d, ending on end_date (YYYY-MM-DD, before today; default yesterday).",
   scopes: ["analytics:read"],
   input: Schema.Struct({ period: Schema.optionalKey(Schema.String), end_date: Schema.optionalKey(Schema.String) }),
-  hints: { readOnlyHint: true, idempotentHint: true },
+  output: AnalyticsSummaryV3,
+  hints: READ_ONLY,
   run: (input, principal) =>
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis

@@ -1,8 +1,10 @@
 import { Effect, Schema } from "effect"
+import { OrderV3, ProductV3 } from "../../domain/orders/v3-views.js"
 import { orderView, productView } from "../../presenters/commerce.js"
 import { Orders } from "../../services/orders.js"
 import { Products } from "../../services/products.js"
 import { defineTool } from "../tool.js"
+import { READ_ONLY } from "./hints.js"
 import { cutRows, PageInput, ResourceId } from "./inputs.js"
 
 /** `list_orders`: the Store's orders newest first, as `GET /api/v3/orders` shows them. */
@@ -11,7 +13,8 @@ export const listOrdersTool = defineTool({
   description: "Lists the Store's orders, newest first. Page with limit and before_id (the last id already seen).",
   scopes: ["orders:read"],
   input: Schema.Struct({ limit: PageInput.limit, before_id: Schema.optionalKey(ResourceId) }),
-  hints: { readOnlyHint: true, idempotentHint: true },
+  output: Schema.Struct({ orders: Schema.Array(OrderV3), has_more: Schema.Boolean }),
+  hints: READ_ONLY,
   run: (input, principal) =>
     Effect.gen(function*() {
       const limit = input.limit ?? 20
@@ -27,7 +30,8 @@ export const getOrderTool = defineTool({
   description: "Returns one order of the Store by id, whatever API generation sent it.",
   scopes: ["orders:read"],
   input: Schema.Struct({ order_id: ResourceId }),
-  hints: { readOnlyHint: true, idempotentHint: true },
+  output: OrderV3,
+  hints: READ_ONLY,
   run: (input, principal) =>
     Effect.gen(function*() {
       return orderView(yield* (yield* Orders).find(principal.storeId, input.order_id))
@@ -40,7 +44,8 @@ export const getProductTool = defineTool({
   description: "Returns one product or finished design of the Store by id.",
   scopes: ["products:read"],
   input: Schema.Struct({ product_id: ResourceId }),
-  hints: { readOnlyHint: true, idempotentHint: true },
+  output: ProductV3,
+  hints: READ_ONLY,
   run: (input, principal) =>
     Effect.gen(function*() {
       return productView(yield* (yield* Products).findModern(principal.storeId, input.product_id))

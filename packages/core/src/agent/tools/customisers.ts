@@ -1,7 +1,8 @@
 import { Effect, Schema } from "effect"
-import { customiserV3Of } from "../../domain/pricing/customiser.js"
+import { CustomiserV3, customiserV3Of } from "../../domain/pricing/customiser.js"
 import { Customisers } from "../../services/customisers.js"
 import { defineTool } from "../tool.js"
+import { READ_ONLY } from "./hints.js"
 import { cutRows, PageInput, pageOf, ResourceId } from "./inputs.js"
 
 /** `list_customisers`: the Store's customisers in creation order, as `GET /api/v3/customisers` shows them. */
@@ -10,7 +11,8 @@ export const listCustomisersTool = defineTool({
   description: "Lists the Store's customisers (configurable sign products), oldest first. Page with limit and after_id.",
   scopes: ["customisers:read"],
   input: Schema.Struct(PageInput),
-  hints: { readOnlyHint: true, idempotentHint: true },
+  output: Schema.Struct({ customisers: Schema.Array(CustomiserV3), has_more: Schema.Boolean }),
+  hints: READ_ONLY,
   run: (input, principal) =>
     Effect.gen(function*() {
       const page = pageOf(input)
@@ -26,7 +28,8 @@ export const getCustomiserTool = defineTool({
   description: "Returns one customiser of the Store by id.",
   scopes: ["customisers:read"],
   input: Schema.Struct({ customiser_id: ResourceId }),
-  hints: { readOnlyHint: true, idempotentHint: true },
+  output: CustomiserV3,
+  hints: READ_ONLY,
   run: (input, principal) =>
     Effect.gen(function*() {
       return customiserV3Of(yield* (yield* Customisers).find(principal.storeId, input.customiser_id))

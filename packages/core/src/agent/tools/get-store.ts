@@ -1,6 +1,15 @@
 import { Effect, Schema } from "effect"
+import { SCOPES } from "../../domain/scopes.js"
 import { Identity } from "../../services/identity.js"
 import { defineTool } from "../tool.js"
+import { READ_ONLY } from "./hints.js"
+
+/** What `get_store` answers: the Store and what this connection may do there. */
+const ConnectedStore = Schema.Struct({
+  id: Schema.Int,
+  platform: Schema.String,
+  scopes: Schema.Array(Schema.Literals(SCOPES))
+}).annotate({ identifier: "ConnectedStore" })
 
 /** `get_store`: the connected Store's `id`, `platform` and the `scopes` granted to the connection. */
 export const getStoreTool = defineTool({
@@ -8,7 +17,8 @@ export const getStoreTool = defineTool({
   description: "Returns the connected Store: its id, its platform and the scopes granted to this connection.",
   scopes: ["store:read"],
   input: Schema.Struct({}),
-  hints: { readOnlyHint: true, idempotentHint: true },
+  output: ConnectedStore,
+  hints: READ_ONLY,
   run: (_input, principal) =>
     Effect.gen(function*() {
       const store = yield* (yield* Identity).findStore(principal.storeId)

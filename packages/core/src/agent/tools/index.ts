@@ -4,6 +4,8 @@ import type { Identity } from "../../services/identity.js"
 import type { Orders } from "../../services/orders.js"
 import type { Products } from "../../services/products.js"
 import type { Quotes } from "../../services/quotes.js"
+import type { WebhookDeliveries } from "../../services/webhook-deliveries.js"
+import type { WebhookEvents } from "../../services/webhook-events.js"
 import type { WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
 import type { AgentTool } from "../tool.js"
 import { analyticsSummaryTool } from "./analytics.js"
@@ -12,6 +14,7 @@ import { getCustomiserTool, listCustomisersTool } from "./customisers.js"
 import { getStoreTool } from "./get-store.js"
 import { getPricingTool, patchPricingTool, replacePricingTool, validatePricingTool } from "./pricing.js"
 import { listQuotesTool } from "./quotes.js"
+import { getEventTool, listEventsTool, listWebhookDeliveriesTool } from "./webhook-events.js"
 import {
   createWebhookSubscriptionTool,
   deleteWebhookSubscriptionTool,
@@ -26,7 +29,16 @@ import {
  * the app's layer.
  */
 /** The core services the agent tools call. */
-export type AgentToolServices = Identity | Customisers | Analytics | Quotes | WebhookSubscriptions | Orders | Products
+export type AgentToolServices =
+  | Identity
+  | Customisers
+  | Analytics
+  | Quotes
+  | WebhookSubscriptions
+  | WebhookDeliveries
+  | WebhookEvents
+  | Orders
+  | Products
 
 /** Every tool of the agent endpoint. */
 export const agentTools: ReadonlyArray<AgentTool<AgentToolServices>> = [
@@ -45,5 +57,8 @@ export const agentTools: ReadonlyArray<AgentTool<AgentToolServices>> = [
   listWebhookSubscriptionsTool,
   createWebhookSubscriptionTool,
   updateWebhookSubscriptionTool,
-  deleteWebhookSubscriptionTool
+  deleteWebhookSubscriptionTool,
+  listWebhookDeliveriesTool,
+  listEventsTool,
+  getEventTool
 ]

@@ -1,9 +1,11 @@
 import { Effect, Schema } from "effect"
 import { pricingReadV3 } from "../../domain/pricing/content.js"
+import { PricingDocumentV3 } from "../../domain/pricing/schema-v3.js"
 import { decidePricingPatchV3, decidePricingPutV3 } from "../../domain/pricing/writes.js"
 import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "../../services/pricing-decisions.js"
 import { Customisers } from "../../services/customisers.js"
 import { defineTool } from "../tool.js"
+import { READ_ONLY } from "./hints.js"
 import { ResourceId } from "./inputs.js"
 
 // The document is checked by the pricing validator (every fault with its pointer), not here.
@@ -15,7 +17,8 @@ export const getPricingTool = defineTool({
   description: "Returns the pricing document (sizes, base pricing, price lists, sheet bands) of a customiser.",
   scopes: ["pricing:read"],
   input: Schema.Struct({ customiser_id: ResourceId }),
-  hints: { readOnlyHint: true, idempotentHint: true },
+  output: PricingDocumentV3,
+  hints: READ_ONLY,
   run: (input, principal) =>
     Effect.gen(function*() {
       const stored = yield* (yield* Customisers).readPricing(principal.storeId, input.customiser_id)
@@ -30,12 +33,13 @@ export const validatePricingTool = defineTool({
     "Validates a whole pricing document for a customiser without saving it. Answers the document as it would be saved, or every fault with its JSON pointer.",
   scopes: ["pricing:read"],
   input: PricingWrite,
-  hints: { readOnlyHint: true, idempotentHint: true },
+  output: Schema.Struct({ valid: Schema.Literal(true), pricing: PricingDocumentV3 }),
+  hints: READ_ONLY,
   run: (input, principal) =>
     Effect.gen(function*() {
       const stored = yield* (yield* Customisers).readPricing(principal.storeId, input.customiser_id)
       const accepted = yield* outcomeToEffect(decidePricingPutV3(input.pricing, currentPricingOf(stored)))
-      return { valid: true, pricing: pricingReadV3(accepted.content, headerOf(stored)) }
+      return { valid: true as const, pricing: pricingReadV3(accepted.content, headerOf(stored)) }
     })
 })
 
@@ -46,7 +50,8 @@ export const replacePricingTool = defineTool({
     "Replaces a customiser's whole pricing document. Omitted sizes, price lists and rows are deleted. Validate first with validate_pricing.",
   scopes: ["pricing:write"],
   input: PricingWrite,
-  hints: { destructiveHint: true, idempotentHint: true },
+  output: PricingDocumentV3,
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   run: (input, principal) =>
     Effect.gen(function*() {
       const saved = yield* (yield* Customisers).writePricing(
@@ -65,7 +70,8 @@ export const patchPricingTool = defineTool({
     "Applies an RFC 7396 merge patch to a customiser's pricing document: omitted members stay, null removes a member, arrays are replaced whole.",
   scopes: ["pricing:write"],
   input: Schema.Struct({ customiser_id: ResourceId, patch: Schema.Unknown }),
-  hints: { destructiveHint: true },
+  output: PricingDocumentV3,
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
   run: (input, principal) =>
     Effect.gen(function*() {
       const saved = yield* (yield* Customisers).writePricing(

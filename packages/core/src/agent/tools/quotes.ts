@@ -1,7 +1,9 @@
 import { Effect, Schema } from "effect"
+import { QuoteV3 } from "../../domain/quotes/view.js"
 import { quoteV3Of } from "../../presenters/quotes.js"
 import { Quotes } from "../../services/quotes.js"
 import { defineTool } from "../tool.js"
+import { READ_ONLY } from "./hints.js"
 import { cutRows, PageInput, pageOf } from "./inputs.js"
 
 /** `list_quotes`: form submissions as quotes, oldest first; deduplicate on `id`. */
@@ -10,7 +12,8 @@ export const listQuotesTool = defineTool({
   description: "Lists the Store's quotes (form submissions), oldest first. Each has a stable id to deduplicate on.",
   scopes: ["quotes:read"],
   input: Schema.Struct(PageInput),
-  hints: { readOnlyHint: true, idempotentHint: true },
+  output: Schema.Struct({ quotes: Schema.Array(QuoteV3), has_more: Schema.Boolean }),
+  hints: READ_ONLY,
   run: (input, principal) =>
     Effect.gen(function*() {
       const page = pageOf(input)

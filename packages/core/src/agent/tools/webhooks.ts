@@ -1,8 +1,10 @@
 import { Effect, Schema } from "effect"
+import { CreatedWebhookSubscriptionV3, WebhookSubscriptionV3 } from "../../domain/webhooks/subscription-view.js"
 import { WebhookTopicSchema } from "../../domain/webhooks/topics.js"
 import { subscriptionV3Of } from "../../presenters/webhooks.js"
 import { WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
 import { defineTool } from "../tool.js"
+import { READ_ONLY } from "./hints.js"
 import { cutRows, PageInput, pageOf, ResourceId } from "./inputs.js"
 
 /** `list_webhook_subscriptions`: the Store's subscriptions, without their secrets. */
@@ -11,7 +13,8 @@ export const listWebhookSubscriptionsTool = defineTool({
   description: "Lists the Store's webhook subscriptions (topic and delivery URL), oldest first.",
   scopes: ["webhooks:read"],
   input: Schema.Struct(PageInput),
-  hints: { readOnlyHint: true, idempotentHint: true },
+  output: Schema.Struct({ webhook_subscriptions: Schema.Array(WebhookSubscriptionV3), has_more: Schema.Boolean }),
+  hints: READ_ONLY,
   run: (input, principal) =>
     Effect.gen(function*() {
       const page = pageOf(input)
@@ -28,7 +31,9 @@ export const createWebhookSubscriptionTool = defineTool({
     "Subscribes a delivery URL to one topic (product:created, order:created, form:submitted). The signing secret is returned once, here.",
   scopes: ["webhooks:write"],
   input: Schema.Struct({ topic: WebhookTopicSchema, url: Schema.String }),
-  hints: {},
+  output: CreatedWebhookSubscriptionV3,
+  // Each call creates another subscription with its own secret.
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   run: (input, principal) =>
     Effect.gen(function*() {
       const created = yield* (yield* WebhookSubscriptions).create(principal.storeId, input)
@@ -46,7 +51,9 @@ export const updateWebhookSubscriptionTool = defineTool({
     topic: Schema.optionalKey(WebhookTopicSchema),
     url: Schema.optionalKey(Schema.String)
   }),
-  hints: { idempotentHint: true },
+  output: WebhookSubscriptionV3,
+  // The new topic or URL replaces the old one: deliveries go elsewhere from then on.
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   run: ({ webhook_id, ...change }, principal) =>
     Effect.gen(function*() {
       return subscriptionV3Of(yield* (yield* WebhookSubscriptions).update(principal.storeId, webhook_id, change))
@@ -59,10 +66,11 @@ export const deleteWebhookSubscriptionTool = defineTool({
   description: "Deletes a webhook subscription; its pending deliveries are cancelled.",
   scopes: ["webhooks:write"],
   input: Schema.Struct({ webhook_id: ResourceId }),
-  hints: { destructiveHint: true, idempotentHint: true },
+  output: Schema.Struct({ deleted: Schema.Literal(true), webhook_id: Schema.Int }),
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   run: (input, principal) =>
     Effect.gen(function*() {
       yield* (yield* WebhookSubscriptions).remove(principal.storeId, input.webhook_id)
-      return { deleted: true, webhook_id: input.webhook_id }
+      return { deleted: true as const, webhook_id: input.webhook_id }
     })
 })

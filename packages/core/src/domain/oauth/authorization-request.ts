@@ -149,13 +149,20 @@ export const checkAuthorizationRequest = (
 
 /**
  * The URL that answers an authorization request at the client's redirect URI, keeping
- * its own query. No `iss` parameter is added (metadata says it is not supported).
+ * its own query. `iss` goes in only when given (see {@link issParameter}).
  */
 export const redirectWith = (redirectUri: string, params: Readonly<Record<string, string | undefined>>): string => {
   const url = new URL(redirectUri)
   for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.append(name, value)
   return url.toString()
 }
+
+/**
+ * The RFC 9207 `iss` parameter of an authorization response: the issuer when the deployment
+ * sends it (then on successes and errors alike, RFC 9207 §2), nothing otherwise.
+ */
+export const issParameter = (issuer: string, enabled: boolean): { readonly iss?: string } =>
+  enabled ? { iss: issuer } : {}
 
 /**
  * Whether an authorization error found before consent may be sent to the client's redirect URI.

@@ -36,3 +36,12 @@ export const oauthErrorStatus = (error: OAuthErrorCode): number =>
 export class InvalidAccessToken extends Data.TaggedError("InvalidAccessToken")<{
   readonly description: string
 }> {}
+
+/**
+ * A client metadata document that could not be used (unreachable, too large, not JSON, or not
+ * describing the client it was fetched for): the authorization request is refused as
+ * `invalid_client`, shown to the person, never redirected.
+ */
+export class ClientDocumentRefused extends Data.TaggedError("ClientDocumentRefused")<{
+  readonly description: string
+}> {}

@@ -11,5 +11,13 @@ export interface GrantRecord {
   readonly revokedAt: Date | null
 }
 
-/** Why a grant was revoked. */
-export type RevocationReason = "merchant" | "client" | "code_reuse" | "refresh_reuse" | "member_removed"
+/** Why a grant was revoked; `superseded` when the same client, person and Store were granted more. */
+export type RevocationReason = "merchant" | "client" | "code_reuse" | "refresh_reuse" | "member_removed" | "superseded"
+
+/**
+ * The scopes of a grant that grows an earlier one (incremental consent): what the person
+ * granted this client on this Store before, then what they approve now, each once.
+ */
+export const unionOfScopes = (earlier: ReadonlyArray<ReadonlyArray<Scope>>, approved: ReadonlyArray<Scope>): ReadonlyArray<Scope> => [
+  ...new Set([...earlier.flat(), ...approved])
+]

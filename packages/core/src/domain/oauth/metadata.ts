@@ -59,8 +59,21 @@ export const wellKnownPaths = (location: AgentLocation) => {
   return { protectedResource: both(PRM_PATH), authorizationServer: both(ASM_PATH) }
 }
 
-/** The authorization server's RFC 8414 metadata (service spec, "Connector authorization" 3). */
-export const authorizationServerMetadata = (baseUrl: string) => ({
+/** What the authorization server offers beyond the spec's fixed values. */
+export interface AuthorizationServerFeatures {
+  /** RFC 9207: `iss` on every authorization response. */
+  readonly issParameter: boolean
+}
+
+/**
+ * The authorization server's RFC 8414 metadata (service spec, "Connector authorization" 3), plus
+ * Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document), which it accepts
+ * beside dynamic registration.
+ */
+export const authorizationServerMetadata = (
+  baseUrl: string,
+  features: AuthorizationServerFeatures = { issParameter: false }
+) => ({
   issuer: baseUrl,
   authorization_endpoint: `${baseUrl}/oauth/authorize`,
   token_endpoint: `${baseUrl}/oauth/token`,
@@ -73,7 +86,8 @@ export const authorizationServerMetadata = (baseUrl: string) => ({
   token_endpoint_auth_methods_supported: ["none"],
   revocation_endpoint_auth_methods_supported: ["none"],
   scopes_supported: [...SCOPES],
-  authorization_response_iss_parameter_supported: false,
+  authorization_response_iss_parameter_supported: features.issParameter,
+  client_id_metadata_document_supported: true,
   service_documentation: `${baseUrl}/docs`
 })
 

@@ -10,3 +10,5 @@ export * from "./v2-order-to-v3.js"
 export * from "./v3-order.js"
 export * from "./v3-product.js"
 export * from "./webhook-payloads.js"
+// The public translators check their input's shape (these names win over the ones above).
+export { legacyOrderToV3, legacyProductToV3, v2OrderToV3 } from "./translate-untrusted.js"

@@ -17,7 +17,11 @@ export const predicateOf = (filter: SchemaAST.Filter<never>): Predicate | undefi
 
 // Predicates take `unknown` and test the type themselves, so one function serves both the
 // schema check (which only ever sees the declared type) and the registry above.
-const makeCheck = <T>(predicate: Predicate, annotations: FieldErrorAnnotations, abort = false): SchemaAST.Filter<T> => {
+const makeCheck = <T>(
+  predicate: Predicate,
+  annotations: FieldErrorAnnotations & Schema.Annotations.Filter,
+  abort = false
+): SchemaAST.Filter<T> => {
   const filter = Schema.makeFilter<T>(predicate, annotations, abort)
   predicates.set(filter, predicate)
   return filter
@@ -66,9 +70,13 @@ export const isOneOf = (allowed: ReadonlyArray<string>) => {
   const members = new Set<unknown>(allowed)
   return makeCheck<string>(
     (s) => members.has(s),
-    fieldErrorAnnotations(`Must be one of ${allowed.map((v) => `"${v}"`).join(", ")}.`, {
-      code: "unsupported_value",
-      allowedValues: allowed
-    })
+    {
+      ...fieldErrorAnnotations(`Must be one of ${allowed.map((v) => `"${v}"`).join(", ")}.`, {
+        code: "unsupported_value",
+        allowedValues: allowed
+      }),
+      // The JSON Schema shows the closed set, so generated clients type it as a union.
+      toJsonSchema: () => ({ enum: [...allowed] })
+    }
   )
 }

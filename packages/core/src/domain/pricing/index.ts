@@ -80,10 +80,10 @@ export {
   type PricingV2ToV3Result,
   type PricingV3ToV2Context,
   pricingHeaderV3,
-  pricingV2ToV3,
-  pricingV3ToV2,
   withPricingHeaderV3
 } from "./translate-pricing.js"
+// The public translators check their input's shape: an embedder may hand them anything.
+export { pricingV2ToV3, pricingV3ToV2 } from "./translate-untrusted.js"
 export { type PricingValidationV2, validatePricingV2 } from "./validate-v2.js"
 export { type PricingValidationV3, validatePricingV3 } from "./validate-v3.js"
 export {

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from "node:crypto"
+import { createHmac } from "node:crypto"
+import { constantTimeEquals } from "./constant-time.js"
 import type { HeaderSource } from "./headers.js"
 import { readHeader } from "./headers.js"
 
@@ -74,18 +75,6 @@ export interface VerifyWebhookInput {
   readonly toleranceSeconds?: number
   /** The receiver's clock; defaults to the current time. */
   readonly now?: Date
-}
-
-// Compares in time independent of where the strings differ. The candidate is
-// copied into a buffer of the expected length so no comparison is skipped on a
-// length mismatch; only the attacker-chosen length itself affects timing.
-const constantTimeEquals = (candidate: string, expected: string): boolean => {
-  const expectedBytes = Buffer.from(expected, "utf8")
-  const candidateBytes = Buffer.from(candidate, "utf8")
-  const padded = Buffer.alloc(expectedBytes.length)
-  candidateBytes.copy(padded, 0, 0, expectedBytes.length)
-  const sameBytes = timingSafeEqual(padded, expectedBytes)
-  return sameBytes && candidateBytes.length === expectedBytes.length
 }
 
 /**

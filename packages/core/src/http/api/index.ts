@@ -12,6 +12,7 @@ import { V3CommerceApi } from "./v3-commerce.js"
 import { StorefrontFormsApi } from "./storefront-forms.js"
 import { V2WebhooksApi } from "./v2-webhooks.js"
 import { V3QuotesApi } from "./v3-quotes.js"
+import { V3EventsApi } from "./v3-events.js"
 import { V3WebhooksApi } from "./v3-webhooks.js"
 
 /** The whole HTTP contract of signcraft: every group, its schemas and its errors. */
@@ -27,6 +28,7 @@ export class SigncraftApi extends HttpApi.make("signcraft")
   .add(OperatorCommerceApi)
   .add(StorefrontDesignsApi)
   .add(V3WebhooksApi)
+  .add(V3EventsApi)
   .add(V3QuotesApi)
   .add(V2WebhooksApi)
   .add(StorefrontFormsApi)

@@ -1,60 +1,17 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { V3Address, V3Customer, V3OrderRequest } from "../../domain/orders/v3-order.js"
-import { V3Artwork, V3Customisation, V3ProductRequest } from "../../domain/orders/v3-product.js"
+import { V3OrderRequest } from "../../domain/orders/v3-order.js"
+import { V3ProductRequest } from "../../domain/orders/v3-product.js"
+import { OrderV3, ProductV3 } from "../../domain/orders/v3-views.js"
 import { AnswerHoldsNoSecret, Idempotency, KeyClaimedByHandler, RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, IdempotentWrites, RequestFailures } from "../middleware/definitions.js"
 import { CollectionEnvelope, Envelope } from "../wire.js"
 import { refuseUnknownMembers } from "./parse-options.js"
 import { ResourceIdParam } from "../resource-id.js"
 
-
 /** `Idempotency-Key`: optional on these writes; the same key and body replays the first answer. */
 const IdempotencyHeaders = { "idempotency-key": Schema.optionalKey(Schema.String) }
 
-/** A v3 product as stored (`data` of the product write). */
-export const ProductV3 = Schema.Struct({
-  object: Schema.Literal("product"),
-  id: Schema.Int,
-  customiser_id: Schema.NullOr(Schema.Int),
-  integration_id: Schema.NullOr(Schema.Int),
-  store_product_id: Schema.NullOr(Schema.String),
-  title: Schema.String,
-  price_amount: Schema.Int,
-  currency: Schema.String,
-  width_cm: Schema.NullOr(Schema.Number),
-  height_cm: Schema.NullOr(Schema.Number),
-  customisations: Schema.Array(V3Customisation),
-  artwork: V3Artwork,
-  created_at: Schema.String
-}).annotate({ identifier: "Product" })
-
-/** One line of an accepted order: the price is the product's, captured on acceptance. */
-export const OrderLineItemV3 = Schema.Struct({
-  product_id: Schema.Int,
-  quantity: Schema.Int,
-  unit_price_amount: Schema.Int,
-  currency: Schema.String,
-  title: Schema.String
-}).annotate({ identifier: "OrderLineItem" })
-
-/** A v3 order as accepted (`data` of the order write). */
-export const OrderV3 = Schema.Struct({
-  object: Schema.Literal("order"),
-  id: Schema.Int,
-  status: Schema.Literal("received"),
-  integration_id: Schema.NullOr(Schema.Int),
-  store_order_id: Schema.NullOr(Schema.String),
-  store_order_number: Schema.NullOr(Schema.String),
-  total_amount: Schema.Int,
-  currency: Schema.String,
-  shipping_method: Schema.NullOr(Schema.String),
-  customer: Schema.NullOr(V3Customer),
-  billing_address: Schema.NullOr(V3Address),
-  shipping_address: Schema.NullOr(V3Address),
-  line_items: Schema.Array(OrderLineItemV3),
-  created_at: Schema.String
-}).annotate({ identifier: "Order" })
 
 /** v3 products and orders: writes, and reading back what was written (operating contract §5.5). */
 export class V3CommerceApi extends HttpApiGroup.make("v3Commerce")

@@ -1,30 +1,15 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { WebhookDeliveryV3 } from "../../presenters/webhook-schemas.js"
+import { SignatureSchemeSchema } from "../../domain/webhooks/signature-schemes.js"
+import { CreatedWebhookSubscriptionV3, WebhookSubscriptionV3 } from "../../domain/webhooks/subscription-view.js"
 import { WebhookTopicSchema } from "../../domain/webhooks/topics.js"
 import { AnswerCarriesSecret, Idempotency, RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, IdempotentWrites, RequestFailures } from "../middleware/definitions.js"
 import { CollectionEnvelope, Envelope } from "../wire.js"
 import { refuseUnknownMembers } from "./parse-options.js"
-import { ResourceIdParam } from "../resource-id.js"
-
-/** A v3 webhook subscription; the signing secret is never part of a read. */
-export const WebhookSubscriptionV3 = Schema.Struct({
-  object: Schema.Literal("webhook_subscription"),
-  id: Schema.Int,
-  topic: Schema.String,
-  url: Schema.String,
-  status: Schema.String,
-  created_at: Schema.String,
-  updated_at: Schema.String
-}).annotate({ identifier: "WebhookSubscription" })
-
-/** The subscription as created: the only time its signing secret is shown. */
-export const CreatedWebhookSubscriptionV3 = Schema.Struct({
-  ...WebhookSubscriptionV3.fields,
-  secret: Schema.String.annotate({
-    description: "Signing secret (HMAC-SHA256 key of x-webhook-signature). Shown only in this response: store it now."
-  })
-}).annotate({ identifier: "CreatedWebhookSubscription" })
+import { EventIdParam, ResourceIdParam } from "../resource-id.js"
+import { IsoTimestamp } from "./iso-timestamp.js"
 
 /** The answer to a deletion. */
 export const DeletedWebhookSubscription = Schema.Struct({
@@ -36,37 +21,6 @@ export const DeletedWebhookSubscription = Schema.Struct({
 /** The states of a delivery. */
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const
 
-/** One attempt of a delivery. */
-export const WebhookAttemptV3 = Schema.Struct({
-  attempt_number: Schema.Int,
-  started_at: Schema.String,
-  duration_ms: Schema.Int,
-  response_status: Schema.NullOr(Schema.Int),
-  error: Schema.NullOr(Schema.String)
-}).annotate({ identifier: "WebhookAttempt" })
-
-/** One delivery of an event to a subscription, with every attempt made. */
-export const WebhookDeliveryV3 = Schema.Struct({
-  object: Schema.Literal("webhook_delivery"),
-  id: Schema.Int,
-  subscription_id: Schema.Int.annotate({ description: "The subscription this delivery is for (`{webhook_id}` in the path)." }),
-  message_id: Schema.String.annotate({
-    description: "The x-webhook-id header of every attempt of this delivery: receivers deduplicate on it."
-  }),
-  webhook_id: Schema.String.annotate({
-    description: "Deprecated: the same as message_id (it names the message, not the subscription); kept for existing readers."
-  }),
-  event_id: Schema.Int,
-  topic: Schema.String,
-  status: Schema.String.annotate({ description: "pending, delivered, failed (retries exhausted) or cancelled; may grow." }),
-  attempt_count: Schema.Int,
-  next_attempt_at: Schema.NullOr(Schema.String),
-  delivered_at: Schema.NullOr(Schema.String),
-  last_error: Schema.NullOr(Schema.String),
-  created_at: Schema.String,
-  attempts: Schema.Array(WebhookAttemptV3)
-}).annotate({ identifier: "WebhookDelivery" })
-
 /** One entry of the event-type catalogue. */
 export const WebhookEventTypeV3 = Schema.Struct({
   object: Schema.Literal("webhook_event_type"),
@@ -74,8 +28,27 @@ export const WebhookEventTypeV3 = Schema.Struct({
   deprecated: Schema.Boolean,
   deprecated_on: Schema.NullOr(Schema.String),
   description: Schema.String,
-  example: Schema.Record(Schema.String, Schema.Unknown)
+  example: Schema.Record(Schema.String, Schema.Unknown),
+  signature_schemes: Schema.Array(Schema.Struct({
+    scheme: SignatureSchemeSchema,
+    headers: Schema.Array(Schema.String),
+    signed_content: Schema.String,
+    signature: Schema.String,
+    secret: Schema.String
+  })).annotate({ description: "How a delivery of this topic is signed under each scheme a subscription can choose." })
 }).annotate({ identifier: "WebhookEventType" })
+
+/** The answer to a recovery: how many events were queued again. */
+export const WebhookRecoveryV3 = Schema.Struct({
+  object: Schema.Literal("webhook_recovery"),
+  recovered: Schema.Int.annotate({ description: "How many events were queued, to be sent in the order they were created." })
+}).annotate({ identifier: "WebhookRecovery" })
+
+/** The window of a recovery. */
+const RecoverRequest = Schema.Struct({
+  since: IsoTimestamp.annotate({ description: "Events created at or after this instant." }),
+  until: Schema.optionalKey(IsoTimestamp.annotate({ description: "Events created before this instant; now when omitted." }))
+}).annotate({ identifier: "WebhookRecoveryRequest" })
 
 /** The merge patch of a subscription: RFC 7396's media type, or plain JSON as most clients send. */
 const SubscriptionPatch = Schema.Struct({
@@ -108,7 +81,7 @@ export class V3WebhooksApi extends HttpApiGroup.make("v3Webhooks")
       .annotate(RequiredScope, "webhooks:read")
       .annotate(OpenApi.Summary, "The Store's webhook subscriptions, in creation order, paged with limit and cursor"),
     HttpApiEndpoint.post("createSubscription", "/webhook-subscriptions", {
-      payload: Schema.Struct({ topic: WebhookTopicSchema, url: Schema.String }),
+      payload: Schema.Struct({ topic: WebhookTopicSchema, url: Schema.String, signature_scheme: Schema.optionalKey(SignatureSchemeSchema) }),
       success: Envelope(CreatedWebhookSubscriptionV3).pipe(HttpApiSchema.status(201))
     })
       .annotate(RequiredScope, "webhooks:write")
@@ -117,7 +90,7 @@ export class V3WebhooksApi extends HttpApiGroup.make("v3Webhooks")
       .annotateMerge(OpenApi.annotations({
         summary: "Subscribe a URL to a topic",
         description:
-          "Returns the signing secret once. In production the URL must be HTTPS and must not resolve to a loopback, private, link-local or metadata address. Takes an optional Idempotency-Key."
+          "Returns the signing secret once. `signature_scheme` (fixed at creation) picks how deliveries are signed: `signcraft` (default, the x-webhook-* headers) or `standard` (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature `v1,<base64>` over `id.timestamp.body`, secret `whsec_<base64>`). In production the URL must be HTTPS and must not resolve to a loopback, private, link-local or metadata address. Takes an optional Idempotency-Key."
       }))
       .middleware(IdempotentWrites),
     HttpApiEndpoint.get("getSubscription", "/webhook-subscriptions/:webhook_id", {
@@ -175,6 +148,43 @@ export class V3WebhooksApi extends HttpApiGroup.make("v3Webhooks")
           "Queues one more attempt now, with the same x-webhook-id so receivers can deduplicate. A delivery already in flight is left as it is."
       }))
       .middleware(IdempotentWrites),
+    HttpApiEndpoint.post("resendEvent", "/webhook-subscriptions/:webhook_id/events/:event_id/resend", {
+      params: { ...subscriptionParams, event_id: EventIdParam },
+      success: Envelope(WebhookDeliveryV3).pipe(HttpApiSchema.status(202))
+    })
+      .annotate(RequiredScope, "webhooks:write")
+      .annotate(Idempotency, "optional")
+      .annotateMerge(OpenApi.annotations({
+        summary: "Send one event to one subscription again",
+        description:
+          "Queues one attempt of the event now (`trigger: manual`) with the same message id (x-webhook-id, or webhook-id under the standard scheme), even when the subscription is disabled. An attempt already in flight is left as it is. Answers the delivery."
+      }))
+      .middleware(IdempotentWrites),
+    HttpApiEndpoint.post("recover", "/webhook-subscriptions/:webhook_id/recover", {
+      params: subscriptionParams,
+      payload: RecoverRequest,
+      success: Envelope(WebhookRecoveryV3).pipe(HttpApiSchema.status(202))
+    })
+      .annotate(RequiredScope, "webhooks:write")
+      .annotate(Idempotency, "optional")
+      .annotateMerge(OpenApi.annotations({
+        summary: "Send again every event the subscription missed in a window",
+        description:
+          "Every event of the subscription's topic created in [since, until) (and since the subscription was created) that has no successful delivery to it yet (failed, still retrying, cancelled when it was disabled, or never sent while it was disabled) is queued again (`trigger: recovery`) with its own message id, and sent one at a time in the order the events were created. A failed attempt then retries on the usual schedule. Works on a disabled subscription too; re-enable it with PATCH `status: active` for new events."
+      }))
+      .middleware(IdempotentWrites),
+    HttpApiEndpoint.post("sendTestEvent", "/webhook-subscriptions/:webhook_id/test", {
+      params: subscriptionParams,
+      success: Envelope(WebhookDeliveryV3).pipe(HttpApiSchema.status(202))
+    })
+      .annotate(RequiredScope, "webhooks:write")
+      .annotate(Idempotency, "optional")
+      .annotateMerge(OpenApi.annotations({
+        summary: "Send a webhook:test event to this subscription only",
+        description:
+          "Records a `webhook:test` event (body `{webhook_test: {subscription_id, topic, url}}`) and queues its delivery to this subscription alone, signed like any other; answers that delivery, whose attempts show what the receiver answered. Works on a disabled subscription, to check a receiver is back before re-enabling it."
+      }))
+      .middleware(IdempotentWrites),
     HttpApiEndpoint.get("listEventTypes", "/webhook-event-types", {
       success: CollectionEnvelope(WebhookEventTypeV3)
     })
@@ -182,7 +192,7 @@ export class V3WebhooksApi extends HttpApiGroup.make("v3Webhooks")
       .annotateMerge(OpenApi.annotations({
         summary: "Every webhook topic, with a static example body",
         description:
-          "Deprecated topics have `deprecated: true` and a description opening with `Deprecated.`; they keep delivering unchanged. New topics may appear: ignore the ones you do not know."
+          "Deprecated topics have `deprecated: true` and a description opening with `Deprecated.`; they keep delivering unchanged. New topics may appear: ignore the ones you do not know. `webhook:test` is sent only on request. Each entry describes both signature schemes: `signcraft` (x-webhook-timestamp, x-webhook-signature: hex HMAC-SHA256 of `timestamp.body`) and `standard` (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature `v1,<base64>` over `id.timestamp.body`)."
       }))
   )
   .middleware(RequestFailures)

@@ -11,9 +11,17 @@ import { V3CommerceApi } from "../api/v3-commerce.js"
 import { V3CustomisersApi } from "../api/v3-customisers.js"
 import { V3QuotesApi } from "../api/v3-quotes.js"
 import { V3StoresApi } from "../api/v3-stores.js"
+import { V3EventsApi } from "../api/v3-events.js"
 import { V3WebhooksApi } from "../api/v3-webhooks.js"
 import type { SwitchablePart } from "../../domain/switches.js"
 import { makeSwitchedOff } from "../switches.js"
+import { foldRepeatedComponents } from "./component-names.js"
+import { placeExample } from "./example-placement.js"
+import { introduction } from "./introduction.js"
+import { type OperationFacts, operationFacts } from "./operation-facts.js"
+import { OPERATION_EXAMPLES, type OperationExample } from "./operation-examples.js"
+import { type OperationObject, shapeOperation } from "./operation-shape.js"
+import { tidyJsonSchemas } from "./json-schema-tidy.js"
 
 type Spec = Record<string, unknown> & {
   readonly components?: { readonly schemas?: Record<string, unknown> }
@@ -58,6 +66,28 @@ const showDocumentedBodies = (bodies: ReadonlyMap<string, Schema.Top>) => {
   }
 }
 
+const HTTP_METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"])
+
+// Every operation completed from its endpoint's facts (scopes, Idempotency-Key, integer ids) and
+// shown with its example, then every schema tidied for generators and repeated names folded.
+const forGenerators = (
+  facts: ReadonlyMap<string, OperationFacts>,
+  examples: Readonly<Record<string, OperationExample>>,
+  baseUrl: string
+) =>
+(spec: Spec): Spec => {
+  const paths = Object.fromEntries(Object.entries(spec.paths ?? {}).map(([path, item]) => [
+    path,
+    Object.fromEntries(Object.entries(item).map(([method, value]) => {
+      if (!HTTP_METHODS.has(method) || typeof value !== "object" || value === null) return [method, value]
+      const operation = value as OperationObject
+      const id = operation.operationId ?? ""
+      return [method, placeExample(shapeOperation(operation, facts.get(id)), examples[id], baseUrl)]
+    }))
+  ]))
+  return foldRepeatedComponents(tidyJsonSchemas({ ...spec, paths }) as Spec)
+}
+
 const publicApi = HttpApi.make("signcraft-public")
   .add(SystemApi)
   .add(V3StoresApi)
@@ -66,21 +96,28 @@ const publicApi = HttpApi.make("signcraft-public")
   .add(V3AnalyticsApi)
   .add(V3QuotesApi)
   .add(V3WebhooksApi)
+  .add(V3EventsApi)
   .add(StorefrontFormsApi)
   .add(StorefrontDesignsApi)
   .annotateMerge(OpenApi.annotations({
     title: "signcraft API",
     version: "3",
-    description: "The v3 API for integrators (Bearer API keys) and the storefront API the customiser calls " +
-      "from shoppers' browsers (no credential). Every error is an RFC 9457 problem document; branch on `code`."
+    description: introduction(""),
+    license: { name: "MIT", url: "https://opensource.org/license/mit" }
   }))
 
 const showPublicBodies = showDocumentedBodies(documentedPayloads(publicApi))
+const publicFacts = operationFacts(publicApi)
 
 /** What the public reference documents for a deployment: v3 and the storefront API, less the parts switched off. */
 export const publicDocsApi = (baseUrl: string, disable: ReadonlyArray<SwitchablePart>) => {
   const deployment = forDeployment(baseUrl, disable)
-  return publicApi.annotate(OpenApi.Transform, (spec: Spec) => deployment(showPublicBodies(spec)))
+  const generators = forGenerators(publicFacts, OPERATION_EXAMPLES, baseUrl)
+  return publicApi.annotate(OpenApi.Transform, (spec: Spec) => {
+    const shaped = generators(deployment(showPublicBodies(spec)))
+    const info = typeof shaped.info === "object" && shaped.info !== null ? shaped.info : {}
+    return { ...shaped, info: { ...info, description: introduction(baseUrl) } }
+  })
 }
 
 const operatorApi = HttpApi.make("signcraft-operator")
@@ -94,11 +131,13 @@ const operatorApi = HttpApi.make("signcraft-operator")
   }))
 
 const showOperatorBodies = showDocumentedBodies(documentedPayloads(operatorApi))
+const operatorFacts = operationFacts(operatorApi)
 
 /** What the operator reference documents: the operator API, served at `baseUrl`. */
 export const operatorDocsApi = (baseUrl: string) => {
   const deployment = forDeployment(baseUrl, [])
-  return operatorApi.annotate(OpenApi.Transform, (spec: Spec) => deployment(showOperatorBodies(spec)))
+  const generators = forGenerators(operatorFacts, {}, baseUrl)
+  return operatorApi.annotate(OpenApi.Transform, (spec: Spec) => generators(deployment(showOperatorBodies(spec))))
 }
 
 /** The OpenAPI 3.1 document of the public API, served at `baseUrl`, less the parts switched off (`disable`). */

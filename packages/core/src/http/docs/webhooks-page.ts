@@ -11,6 +11,10 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER
 } from "../../domain/webhooks/signature.js"
+import { RETRY_AFTER_STATUSES } from "../../domain/webhooks/receiver-answer.js"
+import { RESPONSE_EXCERPT_BYTES } from "../../domain/webhooks/delivery-log.js"
+import { STANDARD_ID_HEADER, STANDARD_SIGNATURE_HEADER, STANDARD_TIMESTAMP_HEADER, standardSignatureHeaders } from "../../domain/webhooks/standard-signature.js"
+import { TEST_EVENT_TOPIC } from "../../domain/webhooks/test-event.js"
 import { EVENT_TYPES, type WebhookTopic } from "../../domain/webhooks/topics.js"
 import { webhookIdOf } from "../../domain/webhooks/webhook-id.js"
 import { OUTBOUND_TIMEOUT_MS as DELIVERY_TIMEOUT_MS, USER_AGENT as DELIVERY_USER_AGENT } from "../../services/outbound-http.js"
@@ -98,7 +102,57 @@ const body = await request.text()
 const verified = verifyWebhook({ rawBody: body, headers: request.headers, secret })
 `
 
+/** Verifying a `signature_scheme: "standard"` delivery, with the client or any Standard Webhooks library. */
+export const STANDARD_RECIPE = `import { verifyStandardWebhook } from "@signcraft/client"
+// or: import { Webhook } from "standardwebhooks"; new Webhook(secret).verify(rawBody, headers) (svix's Webhook alike)
+
+const result = verifyStandardWebhook({ rawBody, headers: req.headers, secret: process.env.WEBHOOK_SECRET ?? "" })
+if (!result.ok) res.writeHead(401).end()
+`
+
+/** Catching up after an outage with curl: the failed events, then one recover call. */
+export const RECOVERY_CURL = `# What did we miss? Failed (or still retrying) events since the outage began, newest first.
+curl -s "$SIGNCRAFT_URL/api/v3/events?delivery_status=failed&created_after=2026-03-01T09:00:00Z" \\
+  -H "Authorization: Bearer $SIGNCRAFT_API_KEY"
+
+# Send a test event to check the receiver is back (the answer reports its delivery).
+curl -s -X POST "$SIGNCRAFT_URL/api/v3/webhook-subscriptions/42/test" -H "Authorization: Bearer $SIGNCRAFT_API_KEY"
+
+# Disabled (410, or five days of failures)? Re-enable it.
+curl -s -X PATCH "$SIGNCRAFT_URL/api/v3/webhook-subscriptions/42" -H "Authorization: Bearer $SIGNCRAFT_API_KEY" \\
+  -H "Content-Type: application/json" -d '{"status": "active"}'
+
+# One call sends every missed event again, oldest first, each with its own x-webhook-id: 202 {"data": {"recovered": 17}}
+curl -s -X POST "$SIGNCRAFT_URL/api/v3/webhook-subscriptions/42/recover" -H "Authorization: Bearer $SIGNCRAFT_API_KEY" \\
+  -H "Content-Type: application/json" -d '{"since": "2026-03-01T09:00:00Z"}'
+
+# Or one event to one subscription.
+curl -s -X POST "$SIGNCRAFT_URL/api/v3/webhook-subscriptions/42/events/evt_9001/resend" -H "Authorization: Bearer $SIGNCRAFT_API_KEY"
+`
+
+/** Catching up after an outage with `@signcraft/client`. */
+export const RECOVERY_CLIENT = `import { SigncraftClient } from "@signcraft/client"
+
+const client = new SigncraftClient({ baseUrl: process.env.SIGNCRAFT_URL ?? "", apiKey: process.env.SIGNCRAFT_API_KEY ?? "" })
+const since = "2026-03-01T09:00:00Z"
+
+// What did we miss?
+for await (const event of client.paginate("/api/v3/events", { delivery_status: "failed", created_after: since })) {
+  console.log(event)
+}
+
+// Re-enable the subscription if it was disabled, then send every missed event again.
+await client.v3.v3Webhooks.patchSubscription({ params: { webhook_id: 42 }, payload: { status: "active" } })
+const { body } = await client.v3.v3Webhooks.recover({ params: { webhook_id: 42 }, payload: { since } })
+console.log(\`\${body.data.recovered} events queued\`)
+
+// One event again, or a test event.
+await client.v3.v3Webhooks.resendEvent({ params: { webhook_id: 42, event_id: "evt_9001" } })
+await client.v3.v3Webhooks.sendTestEvent({ params: { webhook_id: 42 } })
+`
+
 const EXAMPLE_SECRET = "whsec_example"
+const EXAMPLE_STANDARD_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 const EXAMPLE_TIME = new Date("2026-03-01T12:00:05.000Z")
 
 const deliveryHeaders = (topic: string, rawBody: string): string =>
@@ -109,6 +163,64 @@ const deliveryHeaders = (topic: string, rawBody: string): string =>
     "x-webhook-topic": topic,
     ...signatureHeaders(EXAMPLE_SECRET, rawBody, EXAMPLE_TIME)
   }).map(([name, value]) => `${name}: ${value}`).join("\n")
+
+const standardDelivery = (rawBody: string): string =>
+  Object.entries({
+    "content-type": "application/json",
+    "user-agent": DELIVERY_USER_AGENT,
+    "x-webhook-topic": "order:created",
+    ...standardSignatureHeaders(EXAMPLE_STANDARD_SECRET, webhookIdOf(9001), rawBody, EXAMPLE_TIME)
+  }).map(([name, value]) => `${name}: ${value}`).join("\n")
+
+const standardSection = (): string => {
+  const entry = EVENT_TYPES.find((t) => t.topic === "order:created")
+  const rawBody = JSON.stringify(entry?.example ?? {})
+  return "<h2>Signature schemes</h2><p>A subscription is signed one of two ways, chosen when it is created " +
+    "(<code>signature_scheme</code>) and shown on every read; the event-type catalogue describes both.</p><ul>" +
+    `<li><code>signcraft</code> (the default): the <code>x-webhook-*</code> headers above.</li>` +
+    `<li><code>standard</code>: <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>. ` +
+    `${code(STANDARD_ID_HEADER)} is the event's id, ${code(STANDARD_TIMESTAMP_HEADER)} the signing time in Unix seconds, and ` +
+    `${code(STANDARD_SIGNATURE_HEADER)} is <code>v1,</code> and the base64 HMAC-SHA256 of <code>id + "." + timestamp + "." + raw body</code>, ` +
+    "keyed with the bytes of the secret's base64 part (the secret reads <code>whsec_&lt;base64&gt;</code>); during a rotation it carries " +
+    "both signatures, space-separated. The <code>standardwebhooks</code> and <code>svix</code> libraries verify it unchanged.</li></ul>" +
+    pre("POST /api/v3/webhook-subscriptions\n" + JSON.stringify({ topic: "order:created", url: "https://example.com/hooks", signature_scheme: "standard" }, null, 2)) +
+    `<p>A delivery signed with the secret <code>${EXAMPLE_STANDARD_SECRET}</code>:</p>` +
+    pre(`POST /your/receiver HTTP/1.1\n${standardDelivery(rawBody)}\n\n${rawBody}`) +
+    pre(STANDARD_RECIPE)
+}
+
+const recoverySection = (): string =>
+  "<h2>Catching up after an outage</h2>" +
+  "<p><code>GET /api/v3/events</code> lists the Store's events (newest first, kept <code>RETENTION_DAYS</code>, 30 by default), " +
+  "each as <code>{object: \"event\", id, type, created_at, data, delivery_status}</code>: <code>id</code> is the " +
+  "<code>x-webhook-id</code> of its deliveries and <code>data</code> their body. Filter with <code>type</code>, " +
+  "<code>created_after</code>, <code>created_before</code> and <code>delivery_status</code> (<code>pending</code>, " +
+  "<code>delivered</code>, <code>failed</code>); read one with <code>GET /api/v3/events/{event_id}</code>.</p>" +
+  "<p><code>POST /api/v3/webhook-subscriptions/{webhook_id}/recover</code> with <code>{\"since\", \"until\"?}</code> " +
+  "sends again every event of the subscription's topic created in that window (and since the subscription was created) " +
+  "that has no successful delivery to it yet: failed, still retrying, cancelled when it was disabled, or never sent " +
+  "while it was disabled. They go one at a time in the order they were created, each with its own <code>x-webhook-id</code>, " +
+  "and the delivery log shows their attempts with <code>trigger: recovery</code>. <code>…/events/{event_id}/resend</code> " +
+  "sends one event again (<code>trigger: manual</code>), and <code>…/test</code> sends a <code>" + TEST_EVENT_TOPIC +
+  "</code> event to that subscription alone. All three need <code>webhooks:write</code>, answer <code>202</code>, " +
+  "and work on a disabled subscription too, so a test can tell you the receiver is back before you re-enable it.</p>" +
+  "<h3>With curl</h3>" + pre(RECOVERY_CURL) +
+  "<h3>With @signcraft/client</h3>" + pre(RECOVERY_CLIENT) +
+  "<p>The delivery log (<code>GET /api/v3/webhook-subscriptions/{webhook_id}/deliveries</code>) shows every attempt with its " +
+  "<code>status</code>, <code>response_status</code>, the first " + String(RESPONSE_EXCERPT_BYTES) + " bytes of the answer " +
+  "(<code>response_body</code>), <code>started_at</code>, <code>next_attempt_at</code> and <code>trigger</code> " +
+  "(<code>scheduled</code>, <code>manual</code> or <code>recovery</code>).</p>"
+
+const answersSection = (): string =>
+  "<h2>What your answer means</h2><ul>" +
+  "<li>Any <code>2xx</code>: delivered.</li>" +
+  "<li><code>410 Gone</code>: the endpoint is gone for good. The subscription is disabled at once (<code>status: disabled</code>, " +
+  "<code>disabled_reason: gone</code>) and its pending deliveries are cancelled; <code>PATCH</code> it with " +
+  "<code>{\"status\": \"active\"}</code> to re-enable it, then recover what it missed.</li>" +
+  `<li>${RETRY_AFTER_STATUSES.map((status) => `<code>${status}</code>`).join(", ")} with <code>Retry-After</code> ` +
+  "(seconds, or an HTTP-date): the next attempt waits at least that long, but never more than " +
+  `${formatDelay(MAX_RETRY_DELAY_MS)} (the schedule's longest wait), so one header cannot park deliveries past the retry window.</li>` +
+  "<li>Anything else, a network failure or a timeout: retried on the schedule below.</li></ul>"
 
 const topicSection = (entry: (typeof EVENT_TYPES)[number]): string => {
   const rawBody = JSON.stringify(entry.example)
@@ -133,7 +245,8 @@ const retrySection = (baseMs: number): string => {
     `<p>A delivery is given up (status <code>failed</code>) only once it has had at least ${MIN_ATTEMPTS} attempts ` +
     `and its first attempt is at least ${formatDelay(MIN_RETRY_WINDOW_MS)} old. Every attempt of one event carries the ` +
     "same <code>x-webhook-id</code>: deduplicate on it. Failed deliveries can be listed and sent again with " +
-    "<code>GET /api/v3/webhook-subscriptions/{webhook_id}/deliveries</code> and its <code>redeliver</code> operation.</p>"
+    "<code>GET /api/v3/webhook-subscriptions/{webhook_id}/deliveries</code> and its <code>redeliver</code> operation, " +
+    "or all at once with <code>recover</code> (above).</p>"
 }
 
 /** The webhooks guide (`/docs/webhooks`): payloads and headers per topic, verification recipes, the retry schedule. */
@@ -166,6 +279,7 @@ export const webhooksPage = (baseUrl: string, retryBaseMs: number): string =>
       "<p>For example: <code>./verify.sh \"$SECRET\" \"$TIMESTAMP\" \"$SIGNATURE\" &lt; body.json</code> prints " +
       "<code>valid</code> (exit 0) or <code>invalid</code> (exit 1). Its comparison is not constant-time: use it to check " +
       "deliveries by hand or in scripts, and the TypeScript or Python version in a receiver.</p>" +
+      standardSection() +
       "<h2>Rotating the secret</h2><p><code>POST /api/v3/webhook-subscriptions/{webhook_id}/rotate-secret</code> returns " +
       "a new secret once, with <code>previous_secret_expires_at</code> 24 hours ahead. Until then every delivery keeps " +
       `<code>${WEBHOOK_SIGNATURE_HEADER}</code> keyed with the previous secret, so a receiver that checks only that header ` +
@@ -173,8 +287,10 @@ export const webhooksPage = (baseUrl: string, retryBaseMs: number): string =>
       "before the overlap ends, or verify with both secrets (<code>verifyWebhook({ secret: [next, previous] })</code> " +
       "checks both headers) and switch at any time.</p>" +
       "<h2>Failing endpoints</h2><p>A subscription whose deliveries have kept failing for five days is disabled: its " +
-      "<code>status</code> reads <code>disabled</code> (v3 and v2), its pending deliveries are cancelled with that reason " +
+      "<code>status</code> reads <code>disabled</code> (v3 and v2) with <code>disabled_reason: failing</code>, its pending deliveries are cancelled with that reason " +
       "in the delivery log, and new events skip it. <code>PATCH</code> it with <code>{\"status\": \"active\"}</code> " +
       "(and a working <code>url</code>) to re-enable it.</p>" +
+      answersSection() +
+      recoverySection() +
       "<h2>Retries</h2>" + retrySection(retryBaseMs)
   )

@@ -1,9 +1,12 @@
 import { formatTimestampV3 } from "../../domain/timestamp.js"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { SIGNATURE_SCHEME_DESCRIPTIONS } from "../../domain/webhooks/signature-schemes.js"
+import { TEST_EVENT_TYPE } from "../../domain/webhooks/test-event.js"
 import { EVENT_TYPES } from "../../domain/webhooks/topics.js"
 import { deliveryV3Of, subscriptionV3Of } from "../../presenters/webhooks.js"
 import { WebhookDeliveries } from "../../services/webhook-deliveries.js"
+import { WebhookReplay } from "../../services/webhook-replay.js"
 import { WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
 import { CursorKey } from "../../services/cursor-key.js"
 import { SigncraftApi } from "../api/index.js"
@@ -16,6 +19,7 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
   Effect.gen(function*() {
     const subscriptions = yield* WebhookSubscriptions
     const deliveries = yield* WebhookDeliveries
+    const replay = yield* WebhookReplay
     const cursorKey = (yield* CursorKey).secret
     const storeId = Effect.gen(function*() {
       return (yield* CurrentPrincipal).storeId
@@ -35,7 +39,11 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
         }))
       .handle("createSubscription", ({ payload }) =>
         Effect.gen(function*() {
-          const created = yield* subscriptions.create(yield* storeId, { topic: payload.topic, url: payload.url })
+          const created = yield* subscriptions.create(yield* storeId, {
+            topic: payload.topic,
+            url: payload.url,
+            ...(payload.signature_scheme === undefined ? {} : { signatureScheme: payload.signature_scheme })
+          })
           return yield* envelope({ ...subscriptionV3Of(created), secret: created.secret })
         }))
       .handle("getSubscription", ({ params }) =>
@@ -84,15 +92,33 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
           const deliveryId = params.delivery_id
           return yield* envelope(deliveryV3Of(yield* deliveries.redeliver(yield* storeId, id, deliveryId)))
         }))
+      .handle("resendEvent", ({ params }) =>
+        Effect.gen(function*() {
+          const resent = yield* replay.resend(yield* storeId, params.webhook_id, params.event_id)
+          return yield* envelope(deliveryV3Of(resent))
+        }))
+      .handle("recover", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const recovered = yield* replay.recover(yield* storeId, params.webhook_id, {
+            since: new Date(payload.since),
+            until: payload.until === undefined ? undefined : new Date(payload.until)
+          })
+          return yield* envelope({ object: "webhook_recovery" as const, recovered })
+        }))
+      .handle("sendTestEvent", ({ params }) =>
+        Effect.gen(function*() {
+          return yield* envelope(deliveryV3Of(yield* replay.sendTest(yield* storeId, params.webhook_id)))
+        }))
       .handle("listEventTypes", () =>
         collectionEnvelope(
-          EVENT_TYPES.map((t) => ({
+          [...EVENT_TYPES, TEST_EVENT_TYPE].map((t) => ({
             object: "webhook_event_type" as const,
             topic: t.topic,
             deprecated: t.deprecated,
             deprecated_on: t.deprecated_on,
             description: t.description,
-            example: t.example as Record<string, unknown>
+            example: t.example as Record<string, unknown>,
+            signature_schemes: SIGNATURE_SCHEME_DESCRIPTIONS
           })),
           undefined
         ))

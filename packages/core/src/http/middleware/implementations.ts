@@ -17,7 +17,7 @@ import { DeprecatedUsage } from "../../services/deprecated-usage.js"
 import { type Completion, HeldKey, IdempotencyStore, keptForReplay, type StoredResponse } from "../../services/idempotency.js"
 import { RateLimiter } from "../../services/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
-import { AnswerCarriesSecret, AnswerHoldsNoSecret, Idempotency, KeyClaimedByHandler } from "../annotations.js"
+import { AnswerCarriesSecret, AnswerHoldsNoSecret, Idempotency, IDEMPOTENCY_KEY_MAX_LENGTH, KeyClaimedByHandler } from "../annotations.js"
 import { describeFailure, type FailureWithStatus } from "../../presenters/failure-table.js"
 import { CurrentRequest, type RequestInfo } from "../request-info.js"
 import { renderFailure } from "../respond.js"
@@ -193,7 +193,6 @@ export const layerLegacyRequestFailures = Layer.effect(LegacyRequestFailures, ma
 
 // Headers worth replaying with a stored response; the rest are per-response.
 const REPLAYED_HEADERS = ["content-type", "location"]
-const MAX_KEY_LENGTH = 255
 
 /** `Idempotency-Key` handling: claim, replay, conflict and in-flight answers. */
 export const layerIdempotentWrites = Layer.effect(
@@ -217,8 +216,8 @@ export const layerIdempotentWrites = Layer.effect(
           if (mode === "required") return yield* new IdempotencyKeyRequired()
           return yield* httpEffect
         }
-        if (key.length > MAX_KEY_LENGTH) {
-          return yield* new MalformedRequest({ detail: `Idempotency-Key must be at most ${MAX_KEY_LENGTH} characters.` })
+        if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+          return yield* new MalformedRequest({ detail: `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.` })
         }
         const principal = yield* CurrentPrincipal
         const body = yield* Effect.mapError(request.arrayBuffer, (error) => bodyReadFailure(error, settings.maxBodyBytes))

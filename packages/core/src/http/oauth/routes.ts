@@ -4,10 +4,11 @@ import {
   type AuthorizationRequest,
   type AuthorizationVerdict,
   checkAuthorizationRequest,
+  issParameter,
   mayRedirectError,
   redirectWith
 } from "../../domain/oauth/authorization-request.js"
-import { OAuthError } from "../../domain/oauth/errors.js"
+import { ClientDocumentRefused, OAuthError } from "../../domain/oauth/errors.js"
 import { basePathOf } from "../../domain/base-path.js"
 import { agentLocation, authorizationServerMetadata } from "../../domain/oauth/metadata.js"
 import { isScope } from "../../domain/scopes.js"
@@ -23,7 +24,7 @@ import { CSRF_COOKIE_SECONDS, newCsrfToken, sameSecret } from "../browser/csrf.j
 import { readFormBody, UNSTORABLE_DETAIL } from "../browser/form-body.js"
 import { withPageHeaders } from "../browser/page-headers.js"
 import { signInRefusal } from "../browser/sign-in-refusal.js"
-import { type ClientDisplay, consentPage, refusalPage, signInPage } from "./pages.js"
+import { type ClientDisplay, clientDocumentRefusedPage, consentPage, refusalPage, signInPage } from "./pages.js"
 import { oauthErrorResponse, oauthJson, publicJson } from "./respond.js"
 import { oauthErrorBody } from "../protocol-errors.js"
 import type { RouteEntry } from "../route-table.js"
@@ -89,13 +90,20 @@ const publicClient = (request: HttpServerRequest.HttpServerRequest, params: URLS
     return client
   })
 
-// OAuth refusals become RFC 6749 JSON; anything else (an unreadable body) goes on to the
-// router middleware, which answers it like every other request failure.
+// OAuth refusals become RFC 6749 JSON, and an unusable client metadata document a page for the
+// person (the client's redirect URI is not known to be its own); anything else (an unreadable
+// body) goes on to the router middleware, which answers it like every other request failure.
 const answer = <E extends { readonly _tag: string }, R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  Effect.catchIf(
-    effect,
-    (failure): failure is Extract<E, OAuthError> => failure instanceof OAuthError,
-    (failure) => Effect.succeed(oauthErrorResponse(failure))
+  effect.pipe(
+    Effect.catchIf(
+      (failure): failure is Extract<E, OAuthError> => failure instanceof OAuthError,
+      (failure) => Effect.succeed(oauthErrorResponse(failure))
+    ),
+    Effect.catchIf(
+      (failure): failure is Extract<Exclude<E, Extract<E, OAuthError>>, ClientDocumentRefused> => failure instanceof ClientDocumentRefused,
+      (failure) =>
+        Effect.succeed(htmlPage(clientDocumentRefusedPage("invalid_client", failure.description)).pipe(HttpServerResponse.setStatus(400)))
+    )
   )
 
 /** POST /oauth/register: RFC 7591 dynamic registration of public clients. */
@@ -176,7 +184,8 @@ const revoke = (request: HttpServerRequest.HttpServerRequest) =>
 const displayOf = (client: OAuthClient, redirectUri: string): ClientDisplay => ({
   name: client.clientName ?? client.clientId,
   verified: client.verified,
-  redirectHost: new URL(redirectUri).host
+  redirectHost: new URL(redirectUri).host,
+  documentHost: client.metadataDocument ? new URL(client.clientId).host : undefined
 })
 
 // Checks an authorization request (from the query, or re-posted by a form).
@@ -194,8 +203,9 @@ const checkRequest = (query: string) =>
       return { verdict, client: undefined }
     }
     const ids = params.getAll("client_id")
+    const info = yield* CurrentRequest
     const client = ids.length === 1 && ids[0] !== undefined && ids[0] !== ""
-      ? yield* (yield* OAuthClients).find(ids[0])
+      ? yield* (yield* OAuthClients).resolve(ids[0], info.clientIp)
       : undefined
     const verdict = checkAuthorizationRequest(params, client, agentLocation(settings.baseUrl, settings.mcpUrl).resource)
     return { verdict, client }
@@ -208,12 +218,19 @@ const directRefusal = (verdict: Extract<AuthorizationVerdict, { _tag: "Direct" }
 const redirectTo = (location: string) =>
   HttpServerResponse.redirect(location, { status: 303, headers: { "cache-control": "no-store" } })
 
+/** Sends the authorization response (a code or an error) to the client's redirect URI, with `iss` when the deployment sends it. */
+const answerAt = (redirectUri: string, params: Readonly<Record<string, string | undefined>>) =>
+  Effect.gen(function*() {
+    const settings = yield* Settings
+    return redirectTo(redirectWith(redirectUri, { ...params, ...issParameter(settings.baseUrl, settings.oauthIssParameter) }))
+  })
+
 const refusalRedirect = (verdict: Extract<AuthorizationVerdict, { _tag: "Redirect" }>) =>
-  redirectTo(redirectWith(verdict.redirectUri, {
+  answerAt(verdict.redirectUri, {
     error: verdict.error,
     error_description: verdict.description,
     state: verdict.state
-  }))
+  })
 
 // An error found before consent goes back to the client only if someone vouches for it.
 const refusal = (
@@ -225,7 +242,7 @@ const refusal = (
     if (client === undefined) return directRefusal({ _tag: "Direct", error: verdict.error, description: verdict.description })
     const session = yield* currentSession(request)
     const approved = session !== undefined && (yield* (yield* OAuthSessions).hasApproved(session.personId, client.clientId))
-    if (mayRedirectError(client, approved)) return refusalRedirect(verdict)
+    if (mayRedirectError(client, approved)) return yield* refusalRedirect(verdict)
     const display = displayOf(client, verdict.redirectUri)
     return htmlPage(refusalPage(display, verdict.error, verdict.description)).pipe(HttpServerResponse.setStatus(400))
   })
@@ -260,8 +277,9 @@ const showSignIn = (client: ClientDisplay, query: string, error?: string, refuse
 const showConsent = (client: ClientDisplay, request: AuthorizationRequest, session: PersonSession, query: string) =>
   Effect.gen(function*() {
     const stores = yield* (yield* OAuthSessions).storesOf(session.personId)
+    const granted = yield* (yield* OAuthGrants).storeGrantsOf(request.clientId, session.personId)
     const state = { csrfToken: session.csrfToken, authorizationRequest: query, formAction: authorizePathOf((yield* Settings).baseUrl) }
-    return htmlPage(consentPage(client, session.email, stores, request.scopes, state))
+    return htmlPage(consentPage(client, session.email, stores, request.scopes, state, granted))
   })
 
 /** GET /oauth/authorize: checks the request, then shows sign-in or consent. */
@@ -328,24 +346,25 @@ const authorizePost = (request: HttpServerRequest.HttpServerRequest) =>
     if (session === undefined) return yield* showSignIn(display, query, "Your session has ended; sign in again.")
     if (!sameSecret(presentedCsrf, session.csrfToken)) return forgedForm
     const refuse = (description: string) =>
-      redirectTo(redirectWith(verdict.request.redirectUri, {
+      answerAt(verdict.request.redirectUri, {
         error: "access_denied",
         error_description: description,
         state: verdict.request.state
-      }))
-    if (form.get("decision") !== "approve") return refuse("The person denied the request.")
+      })
+    if (form.get("decision") !== "approve") return yield* refuse("The person denied the request.")
     const stores = yield* (yield* OAuthSessions).storesOf(session.personId)
     const store = stores.find((candidate) => String(candidate.id) === form.get("store_id"))
-    if (store === undefined) return refuse("No Store of the person was chosen.")
+    if (store === undefined) return yield* refuse("No Store of the person was chosen.")
     const approved = verdict.request.scopes.filter((scope) => form.getAll("scope").some((s) => isScope(s) && s === scope))
-    if (approved.length === 0) return refuse("No permission was approved.")
+    if (approved.length === 0) return yield* refuse("No permission was approved.")
     const code = yield* (yield* OAuthGrants).approve(verdict.request, session.personId, store.id, approved)
-    return redirectTo(redirectWith(verdict.request.redirectUri, { code, state: verdict.request.state }))
+    return yield* answerAt(verdict.request.redirectUri, { code, state: verdict.request.state })
   }))
 
 /** RFC 8414 metadata, at the bare well-known path of the base URL. */
 const authorizationServerDocument = Effect.gen(function*() {
-  return publicJson(authorizationServerMetadata((yield* Settings).baseUrl))
+  const settings = yield* Settings
+  return publicJson(authorizationServerMetadata(settings.baseUrl, { issParameter: settings.oauthIssParameter }))
 })
 
 /** What the authorization server's handlers use; resolved once, when the routes are built. */

@@ -5,6 +5,8 @@ import { type CodeExchangeRequest, CodeExchangeOutcome, decideCodeExchange } fro
 import { AUTHORIZATION_CODE_TTL_SECONDS, hashSecret, newSecret } from "../../domain/oauth/tokens.js"
 import type { Scope } from "../../domain/scopes.js"
 import { AccessTokenSigner } from "../oauth-tokens.js"
+import { unionOfScopes } from "../../domain/oauth/grant.js"
+import { makeConnections } from "./connections.js"
 import { makeGrantStore } from "./grant-store.js"
 import { CodeRow, IdRow, jsonb, orUndefined } from "./rows.js"
 import { makeTokenIssuance } from "./token-issuance.js"
@@ -23,6 +25,25 @@ export const makeAuthorizationCodeGrant = Effect.gen(function*() {
   const signer = yield* AccessTokenSigner
   const store = yield* makeGrantStore
   const issuance = yield* makeTokenIssuance
+  const connections = yield* makeConnections
+
+  // Grants of the same client, person and Store made before this one, still unrevoked.
+  const findEarlierGrants = SqlSchema.findAll({
+    Request: Schema.Int,
+    Result: IdRow,
+    execute: (grantId) =>
+      sql`
+        SELECT e.id FROM oauth_grants e JOIN oauth_grants g
+          ON g.client_id = e.client_id AND g.person_id = e.person_id AND g.store_id = e.store_id
+        WHERE g.id = ${grantId} AND e.id < g.id AND e.revoked_at IS NULL`
+  })
+
+  // Incremental consent: the grant now in use replaces the client's earlier ones on the Store.
+  const revokeEarlierGrants = (grantId: number) =>
+    Effect.gen(function*() {
+      const earlier = yield* findEarlierGrants(grantId).pipe(Effect.orDie)
+      for (const grant of earlier) yield* store.revokeGrant(grant.id, "superseded")
+    })
 
   // The row lock makes a concurrent exchange of the same code wait, then find it consumed.
   const findCode = SqlSchema.findOneOption({
@@ -57,12 +78,23 @@ export const makeAuthorizationCodeGrant = Effect.gen(function*() {
     sql`UPDATE oauth_codes SET consumed_at = now(), outcome = ${outcome} WHERE code_hash = ${codeHash}`.pipe(Effect.orDie)
 
   return {
-    /** Records the person's approval (the grant) and issues a code for it, in one transaction. */
+    /**
+     * Records the person's approval (the grant) and issues a code for it, in one transaction. When
+     * the client already holds a live grant from this person on this Store, the new one holds the
+     * union (incremental consent); the earlier grant ends when the code is exchanged.
+     */
     approve: (request: AuthorizationRequest, personId: number, storeId: number, scopes: ReadonlyArray<Scope>) =>
       Effect.gen(function*() {
         const code = newSecret("sc_code_")
         yield* sql.withTransaction(Effect.gen(function*() {
-          const grant = yield* insertGrant({ clientId: request.clientId, personId, storeId, scopes, resource: request.resource })
+          const earlier = yield* connections.liveGrantsFor(request.clientId, personId, storeId)
+          const grant = yield* insertGrant({
+            clientId: request.clientId,
+            personId,
+            storeId,
+            scopes: unionOfScopes(earlier.map((e) => e.scopes), scopes),
+            resource: request.resource
+          })
           yield* sql`
             INSERT INTO oauth_codes
               (code_hash, grant_id, client_id, redirect_uri, redirect_uri_given, code_challenge, expires_at)
@@ -92,6 +124,7 @@ export const makeAuthorizationCodeGrant = Effect.gen(function*() {
           return yield* CodeExchangeOutcome.$match(outcome, {
             Exchange: ({ grant }) =>
               consumeCode(codeHash, "exchanged").pipe(
+                Effect.andThen(revokeEarlierGrants(grant.id)),
                 Effect.andThen(issuance.clientMayRefresh(grant.clientId)),
                 Effect.flatMap((withRefresh) => issuance.issuePair(grant, withRefresh, grant.scopes, signingKey))
               ),

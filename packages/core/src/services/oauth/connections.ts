@@ -35,9 +35,52 @@ const ConnectionRow = Schema.Struct({
   lastUsedAt: "last_used_at"
 }))
 
+/** What a person already granted a client on one Store, through its live connections there. */
+export interface StoreGrant {
+  readonly storeId: number
+  readonly scopes: ReadonlyArray<Scope>
+}
+
+const StoreGrantRow = Schema.Struct({ storeId: Schema.Int, scopes: StoredScopes }).pipe(
+  Schema.encodeKeys({ storeId: "store_id" })
+)
+
+/**
+ * A live grant: not revoked, and still holding a usable refresh token, access token or code. The one
+ * definition of a connection, used wherever grants are listed or grown.
+ */
+const liveGrant = (sql: SqlClient.SqlClient) =>
+  sql`g.revoked_at IS NULL AND (
+    EXISTS (SELECT 1 FROM oauth_refresh_tokens r WHERE r.grant_id = g.id
+            AND r.revoked_at IS NULL AND r.rotated_at IS NULL AND r.expires_at > now())
+    OR EXISTS (SELECT 1 FROM oauth_access_tokens a WHERE a.grant_id = g.id
+            AND a.revoked_at IS NULL AND a.expires_at > now())
+    OR EXISTS (SELECT 1 FROM oauth_codes k WHERE k.grant_id = g.id
+            AND k.consumed_at IS NULL AND k.expires_at > now()))`
+
 /** The connections of a Store, and the pruning of spent codes and tokens. */
 export const makeConnections = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+
+  const findLiveGrants = SqlSchema.findAll({
+    Request: Schema.Struct({ clientId: Schema.String, personId: Schema.Int, storeId: Schema.Int }),
+    Result: Schema.Struct({ id: Schema.Int, scopes: StoredScopes }),
+    execute: ({ clientId, personId, storeId }) =>
+      sql`
+        SELECT g.id, g.scopes FROM oauth_grants g
+        WHERE g.client_id = ${clientId} AND g.person_id = ${personId} AND g.store_id = ${storeId} AND ${liveGrant(sql)}
+        ORDER BY g.id FOR UPDATE OF g`
+  })
+
+  const findStoreGrants = SqlSchema.findAll({
+    Request: Schema.Struct({ clientId: Schema.String, personId: Schema.Int }),
+    Result: StoreGrantRow,
+    execute: ({ clientId, personId }) =>
+      sql`
+        SELECT g.store_id, g.scopes FROM oauth_grants g
+        WHERE g.client_id = ${clientId} AND g.person_id = ${personId} AND ${liveGrant(sql)}
+        ORDER BY g.id`
+  })
 
   const findConnections = SqlSchema.findAll({
     Request: Schema.Int,
@@ -46,13 +89,7 @@ export const makeConnections = Effect.gen(function*() {
       sql`
         SELECT g.id, g.client_id, c.client_name, g.person_id, g.scopes, g.created_at, c.redirect_uris, g.last_used_at
         FROM oauth_grants g JOIN oauth_clients c ON c.client_id = g.client_id
-        WHERE g.store_id = ${storeId} AND g.revoked_at IS NULL AND (
-          EXISTS (SELECT 1 FROM oauth_refresh_tokens r WHERE r.grant_id = g.id
-                  AND r.revoked_at IS NULL AND r.rotated_at IS NULL AND r.expires_at > now())
-          OR EXISTS (SELECT 1 FROM oauth_access_tokens a WHERE a.grant_id = g.id
-                  AND a.revoked_at IS NULL AND a.expires_at > now())
-          OR EXISTS (SELECT 1 FROM oauth_codes k WHERE k.grant_id = g.id
-                  AND k.consumed_at IS NULL AND k.expires_at > now()))
+        WHERE g.store_id = ${storeId} AND ${liveGrant(sql)}
         ORDER BY g.id`
   })
 
@@ -60,6 +97,14 @@ export const makeConnections = Effect.gen(function*() {
     /** The live connections of a Store: unrevoked grants with a usable code or token. */
     listConnections: (storeId: number): Effect.Effect<ReadonlyArray<Connection>> =>
       findConnections(storeId).pipe(Effect.orDie),
+
+    /** What a person already granted a client, per Store, through live connections. */
+    storeGrantsOf: (clientId: string, personId: number): Effect.Effect<ReadonlyArray<StoreGrant>> =>
+      findStoreGrants({ clientId, personId }).pipe(Effect.orDie),
+
+    /** The live grants of a client, person and Store, locked until the transaction ends: the ones a new grant grows. */
+    liveGrantsFor: (clientId: string, personId: number, storeId: number) =>
+      findLiveGrants({ clientId, personId, storeId }).pipe(Effect.orDie),
 
     /** Deletes expired codes and tokens. */
     prune: Effect.gen(function*() {

@@ -13,7 +13,9 @@ import orderTotalsBatches from "./0011_order_totals_batches.js"
 import eventBodyOnly from "./0012_event_body_only.js"
 import functionSearchPath from "./0013_function_search_path.js"
 import idempotencyClaimOwner from "./0014_idempotency_claim_owner.js"
-import dashboardLastUsed from "./0015_dashboard_last_used.js"
+import oauthClientMetadataDocuments from "./0015_oauth_client_metadata_documents.js"
+import webhookRecovery from "./0016_webhook_recovery.js"
+import dashboardLastUsed from "./0017_dashboard_last_used.js"
 
 /**
  * Every schema migration, in order. Migrations are Effects compiled into the
@@ -34,5 +36,7 @@ export const migrations = Migrator.fromRecord({
   "0012_event_body_only": eventBodyOnly,
   "0013_function_search_path": functionSearchPath,
   "0014_idempotency_claim_owner": idempotencyClaimOwner,
-  "0015_dashboard_last_used": dashboardLastUsed
+  "0015_oauth_client_metadata_documents": oauthClientMetadataDocuments,
+  "0016_webhook_recovery": webhookRecovery,
+  "0017_dashboard_last_used": dashboardLastUsed
 })
