@@ -77,6 +77,7 @@ CREATE TABLE signcraft.api_keys (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     expires_at timestamp with time zone,
     revoked_at timestamp with time zone,
+    last_used_at timestamp with time zone,
     CONSTRAINT api_keys_mode_check CHECK ((mode = ANY (ARRAY['live'::text, 'test'::text])))
 );
 
@@ -312,7 +313,8 @@ CREATE TABLE signcraft.oauth_grants (
     resource text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     revoked_at timestamp with time zone,
-    revoked_reason text
+    revoked_reason text,
+    last_used_at timestamp with time zone
 );
 
 --

@@ -2,6 +2,7 @@ import { toNodeListener, type WebHandler } from "@signcraft/adapters"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { DatabaseConfig } from "../../packages/core/src/storage/database.js"
+import type { AppOptions } from "../../packages/core/src/app.js"
 import type { ServiceSettings } from "../../packages/core/src/services/settings.js"
 import { startApp } from "./app.js"
 
@@ -20,11 +21,15 @@ const close = (server: Server) =>
  * The real signcraft handler (test settings) served over HTTP on 127.0.0.1, its `BASE_URL`
  * being that address (so its links lead back to it), plus the app's helpers.
  */
-export const startLoopbackServer = async (database: DatabaseConfig, overrides: Partial<ServiceSettings> = {}) => {
+export const startLoopbackServer = async (
+  database: DatabaseConfig,
+  overrides: Partial<ServiceSettings> = {},
+  appOptions: Omit<AppOptions, "settings"> = {}
+) => {
   let handler: WebHandler = async () => new Response(null, { status: 503 })
   const server = createServer(toNodeListener((request, context) => handler(request, context)))
   const url = await listen(server)
-  const app = startApp(database, { rateLimitPerIpPerMinute: 100_000, baseUrl: url, ...overrides })
+  const app = startApp(database, { rateLimitPerIpPerMinute: 100_000, baseUrl: url, ...overrides }, appOptions)
   handler = app.handler
   return {
     ...app,

@@ -35,6 +35,7 @@ import { agentLocation } from "./domain/oauth/metadata.js"
 import { agentRouteTable, layerAgentRoutes } from "./app/agent-routes.js"
 import { docsRouteTable } from "./http/docs.js"
 import { layerOAuthRoutes, oauthRouteTable } from "./http/oauth/routes.js"
+import { dashboardRouteTable, layerDashboardRoutes } from "./http/dashboard/routes.js"
 import { apiRouteTable, makeRouteTemplateOf, type RouteEntry, UNMATCHED_ROUTE } from "./http/route-table.js"
 import { Credentials } from "./services/credentials.js"
 import { CursorKey } from "./services/cursor-key.js"
@@ -65,14 +66,15 @@ import { type DeliveryWorkerOptions, layerDeliveryLoop } from "./services/delive
 import { OutboundHttp } from "./services/outbound-http.js"
 import { Quotes } from "./services/quotes.js"
 import { WebhookDeliveries } from "./services/webhook-deliveries.js"
+import { WebhookHealth } from "./services/webhook-health.js"
 import { WebhookEvents } from "./services/webhook-events.js"
 import { WebhookReplay } from "./services/webhook-replay.js"
 import { WebhookSubscriptions } from "./services/webhook-subscriptions.js"
 import { SecretBox } from "./services/secret-box.js"
 import { sealPlaintextSecrets } from "./services/secrets-at-rest.js"
 
-/** Webhook subscriptions, the delivery queue, events, replays and quotes (need `Settings` for the URL policy). */
-export const layerWebhookServices = Layer.mergeAll(WebhookReplay.layer, WebhookEvents.layer, Quotes.layer).pipe(
+/** Webhook subscriptions, the delivery queue, events, replays, endpoint health and quotes (need `Settings` for the URL policy). */
+export const layerWebhookServices = Layer.mergeAll(WebhookReplay.layer, WebhookEvents.layer, WebhookHealth.layer, Quotes.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(WebhookSubscriptions.layer, WebhookDeliveries.layer)),
   Layer.provideMerge(Layer.mergeAll(DeliveryUrlGuard.layer, Outbox.layer))
 )
@@ -243,6 +245,7 @@ const appRoutes = (settings: ServiceSettings) => {
     ...docsRouteTable(settings),
     ...metricsRouteTable(settings),
     ...oauthRouteTable,
+    ...dashboardRouteTable,
     ...(location.separateOrigin ? [] : agentRouteTable(location))
   ]
   const agentPath = location.separateOrigin ? undefined : location.path
@@ -281,6 +284,7 @@ export const layerApp = (
     layerDocsWith(agentTools.map(catalogueEntryOf), options.docsTryItKey),
     layerMetricsRoute,
     layerOAuthRoutes,
+    layerDashboardRoutes,
     agent,
     layerRouterMiddleware(options.log ?? (() => {}), routes, agentPath, routeUrlOf),
     layerFastReads(options.fastReads, options.log ?? (() => {}), agentPath, routeUrlOf),

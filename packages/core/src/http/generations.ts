@@ -55,5 +55,6 @@ export const generationOf = (pathname: string, agentPath?: string): Generation =
   if (pathname.startsWith("/operator/")) return "operator"
   if (pathname.startsWith("/storefront/")) return "storefront"
   if (pathname.startsWith("/oauth/")) return "oauth"
+  if (pathname === "/dashboard" || pathname.startsWith("/dashboard/")) return "dashboard"
   return "system"
 }

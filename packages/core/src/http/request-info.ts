@@ -2,7 +2,7 @@ import { Context } from "effect"
 import { randomBase62Pooled } from "../domain/api-key.js"
 
 /** Which wire conventions a request's path selects. */
-export type Generation = "v3" | "legacy" | "operator" | "storefront" | "oauth" | "agent" | "system"
+export type Generation = "v3" | "legacy" | "operator" | "storefront" | "oauth" | "agent" | "dashboard" | "system"
 
 /** Facts about the request being served, provided to every handler by the router middleware. */
 export interface RequestInfo {

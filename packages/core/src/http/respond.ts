@@ -1,5 +1,8 @@
 import { HttpServerResponse } from "effect/http"
 import type { FailureDescription } from "../presenters/failure-table.js"
+import { withPageHeaders } from "./browser/page-headers.js"
+import { dashboardFailurePage } from "./dashboard/failure-page.js"
+import { DASHBOARD_POLICY } from "./dashboard/layout.js"
 import { jsonRpcErrorBody, oauthErrorBody } from "./protocol-errors.js"
 import type { RequestInfo } from "./request-info.js"
 
@@ -77,6 +80,14 @@ export const renderFailure = (d: FailureDescription, info: RequestInfo) => {
   // The rest of an oversized body is never read: close the connection, so the client's next
   // request goes on a fresh one instead of meeting a reset socket (operating contract §5.1).
   if (d.status === 413) headers.connection = "close"
+  // The dashboard is read by people in a browser: its failures are pages.
+  if (info.generation === "dashboard") {
+    return HttpServerResponse.html(dashboardFailurePage(d, info.baseUrl)).pipe(
+      HttpServerResponse.setStatus(d.status),
+      HttpServerResponse.setHeaders(headers),
+      withPageHeaders(DASHBOARD_POLICY)
+    )
+  }
   const { body, problem } = bodyOf(d, info)
   return HttpServerResponse.jsonUnsafe(body, {
     status: d.status,

@@ -4,7 +4,7 @@ import { generationOf } from "./generations.js"
 /**
  * The switchable part a route path belongs to, if any: the agent endpoint and the whole
  * authorization server (its routes, pages and metadata), the docs pages, the storefront API, the
- * previous generation. `agentPath` is where this listener serves the agent endpoint.
+ * previous generation, the merchant dashboard. `agentPath` is where this listener serves the agent endpoint.
  */
 export const partOf = (pathname: string, agentPath?: string): SwitchablePart | undefined => {
   switch (generationOf(pathname, agentPath)) {
@@ -15,6 +15,8 @@ export const partOf = (pathname: string, agentPath?: string): SwitchablePart | u
       return "legacy"
     case "storefront":
       return "storefront"
+    case "dashboard":
+      return "dashboard"
   }
   if (pathname.startsWith("/.well-known/")) return "agent"
   if (pathname === "/docs" || pathname.startsWith("/docs/")) return "docs"

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { type DailyRevenue, dailyRevenueSeries } from "../domain/analytics/daily-revenue.js"
 import { summariseRevenue } from "../domain/analytics/revenue.js"
 import { type AnalyticsSummary, toAnalyticsSummary } from "../domain/analytics/summary.js"
 import type { AnalyticsWindow } from "../domain/analytics/window.js"
@@ -12,6 +13,7 @@ const RevenueRow = Schema.Struct({ currency: Schema.NullOr(Schema.String), amoun
   Schema.encodeKeys({ orderCount: "order_count" })
 )
 const CountRow = Schema.Struct({ count: RowNumber })
+const DayRow = Schema.Struct({ day: Schema.String, amount: RowNumber })
 
 /**
  * The `analytics_summary` of a Store over a window of whole UTC days. Revenue comes from the
@@ -23,6 +25,8 @@ const CountRow = Schema.Struct({ count: RowNumber })
  */
 export class Analytics extends Context.Service<Analytics, {
   readonly summary: (storeId: number, window: AnalyticsWindow) => Effect.Effect<AnalyticsSummary>
+  /** Revenue in one currency for every day of the window (0 on days without orders), oldest first. */
+  readonly dailyRevenue: (storeId: number, window: AnalyticsWindow, currency: string) => Effect.Effect<ReadonlyArray<DailyRevenue>>
 }>()("signcraft/Analytics") {
   static readonly layer = Layer.effect(
     Analytics,
@@ -50,7 +54,18 @@ export class Analytics extends Context.Service<Analytics, {
               productCount: products.count,
               revenue: buckets
             })
-          }).pipe(Effect.orDie)
+          }).pipe(Effect.orDie),
+        dailyRevenue: (storeId, window, currency) =>
+          sql`
+            SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(amount) AS amount
+            FROM order_daily_totals
+            WHERE store_id = ${storeId} AND currency = ${currency}
+              AND day >= ${utcDay(window.startsAt)}::date AND day < ${utcDay(window.endsBefore)}::date
+            GROUP BY day`.pipe(
+            Effect.flatMap(decodeRows(DayRow)),
+            Effect.map((rows) => dailyRevenueSeries(window, rows)),
+            Effect.orDie
+          )
       })
     })
   )

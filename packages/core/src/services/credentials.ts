@@ -2,8 +2,19 @@ import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { displayPrefix, generateApiKey, hashApiKey, isJwtShaped, type KeyMode, parseApiKey } from "../domain/api-key.js"
 import { InvalidCredential, NotFound } from "../domain/errors.js"
+import { lastUseIsStale } from "../domain/last-used.js"
 import { type Grant, isScope, type Scope } from "../domain/scopes.js"
-import { decodeFirstRow, decodeSingleRow, InsertedId, JsonColumn, jsonParam, RowId, RowTimestamp } from "../storage/rows.js"
+import {
+  decodeFirstRow,
+  decodeRows,
+  decodeSingleRow,
+  InsertedId,
+  isStorableId,
+  JsonColumn,
+  jsonParam,
+  RowId,
+  RowTimestamp
+} from "../storage/rows.js"
 import type { ApiKeyPrincipal } from "../domain/principal.js"
 
 export type { ApiKeyPrincipal } from "../domain/principal.js"
@@ -18,6 +29,18 @@ export interface IssuedApiKey {
   readonly expiresAt: Date | null
 }
 
+/** A key as the Store's people see it in the dashboard: never its secret or hash. */
+export interface ApiKeyRecord {
+  readonly id: number
+  /** The first characters of the secret (`sk_test_Ab12`), enough to tell keys apart. */
+  readonly prefix: string
+  readonly mode: KeyMode
+  readonly grant: Grant
+  readonly createdAt: Date
+  readonly lastUsedAt: Date | null
+  readonly expiresAt: Date | null
+}
+
 const ScopesDocument = Schema.Array(Schema.String)
 
 const KeyRow = Schema.Struct({
@@ -28,6 +51,7 @@ const KeyRow = Schema.Struct({
   legacyWildcard: Schema.Boolean,
   expiresAt: Schema.NullOr(RowTimestamp),
   revokedAt: Schema.NullOr(RowTimestamp),
+  lastUsedAt: Schema.NullOr(RowTimestamp),
   companyId: RowId,
   storeName: Schema.String,
   platform: Schema.String,
@@ -37,10 +61,29 @@ const KeyRow = Schema.Struct({
   legacyWildcard: "legacy_wildcard",
   expiresAt: "expires_at",
   revokedAt: "revoked_at",
+  lastUsedAt: "last_used_at",
   companyId: "company_id",
   storeName: "store_name"
 }))
 type KeyRow = typeof KeyRow.Type
+
+const ListedKeyRow = Schema.Struct({
+  id: RowId,
+  keyPrefix: Schema.String,
+  mode: Schema.Literals(["live", "test"]),
+  scopes: JsonColumn(ScopesDocument),
+  legacyWildcard: Schema.Boolean,
+  createdAt: RowTimestamp,
+  lastUsedAt: Schema.NullOr(RowTimestamp),
+  expiresAt: Schema.NullOr(RowTimestamp)
+}).pipe(Schema.encodeKeys({
+  keyPrefix: "key_prefix",
+  legacyWildcard: "legacy_wildcard",
+  createdAt: "created_at",
+  lastUsedAt: "last_used_at",
+  expiresAt: "expires_at"
+}))
+const listedKeys = decodeRows(ListedKeyRow)
 
 const firstKey = decodeFirstRow(KeyRow)
 const firstRevoked = decodeFirstRow(Schema.Struct({ keyHash: Schema.String }).pipe(Schema.encodeKeys({ keyHash: "key_hash" })))
@@ -51,7 +94,7 @@ const firstRevoked = decodeFirstRow(Schema.Struct({ keyHash: Schema.String }).pi
 const CACHE_TTL_MS = 1000
 const CACHE_LIMIT = 10_000
 
-const toGrant = (row: KeyRow): Grant =>
+const toGrant = (row: { readonly legacyWildcard: boolean; readonly scopes: ReadonlyArray<string> }): Grant =>
   row.legacyWildcard ? { _tag: "LegacyWildcard" } : { _tag: "Scoped", scopes: row.scopes.filter(isScope) }
 
 const toPrincipal = (row: KeyRow): ApiKeyPrincipal => ({
@@ -94,6 +137,10 @@ export class Credentials extends Context.Service<Credentials, {
    * cache bound has passed since the commit (about a second), with no cost to the hot path.
    */
   readonly revoke: (keyId: number) => Effect.Effect<void, NotFound>
+  /** The Store's keys that still work (not revoked), oldest first. */
+  readonly listForStore: (storeId: number) => Effect.Effect<ReadonlyArray<ApiKeyRecord>>
+  /** {@link revoke}, for a key of that Store only: another Store's key is not found. */
+  readonly revokeForStore: (storeId: number, keyId: number) => Effect.Effect<void, NotFound>
 }>()("signcraft/Credentials") {
   static readonly layer = Layer.effect(
     Credentials,
@@ -108,7 +155,7 @@ export class Credentials extends Context.Service<Credentials, {
         Effect.gen(function*() {
           // Every key belongs to a store (a foreign key), so the join never drops a key.
           const found = yield* sql`
-            SELECT k.id, k.store_id, k.mode, k.scopes, k.legacy_wildcard, k.expires_at, k.revoked_at,
+            SELECT k.id, k.store_id, k.mode, k.scopes, k.legacy_wildcard, k.expires_at, k.revoked_at, k.last_used_at,
               s.company_id, s.name AS store_name, s.platform, s.currency
             FROM api_keys k JOIN stores s ON s.id = k.store_id
             WHERE k.key_hash = ${hash}`.pipe(Effect.orDie, Effect.flatMap(firstKey))
@@ -117,11 +164,29 @@ export class Credentials extends Context.Service<Credentials, {
           if (row.revokedAt !== null) return yield* invalid("revoked")
           if (row.expiresAt !== null && row.expiresAt.getTime() <= now) return yield* invalid("expired")
           const principal = toPrincipal(row)
+          // A cache miss at most once a second per key, and a write at most once a minute.
+          if (lastUseIsStale(row.lastUsedAt, new Date(now))) {
+            yield* sql`UPDATE api_keys SET last_used_at = now() WHERE id = ${row.id}`.pipe(Effect.orDie)
+          }
           if (cache.size >= CACHE_LIMIT) cache.clear()
           // Never trusted past its own expiry, however fresh the cache entry.
           const until = Math.min(now + CACHE_TTL_MS, row.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY)
           cache.set(hash, { principal, verified: Effect.succeed(principal), until })
           return principal
+        })
+
+      const revokeWhere = (keyId: number, storeId: number | undefined) =>
+        Effect.gen(function*() {
+          if (!isStorableId(keyId)) return yield* new NotFound({ resource: "API key" })
+          const revoked = yield* sql`
+            UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
+            WHERE id = ${keyId} ${storeId === undefined ? sql`` : sql`AND store_id = ${storeId}`}
+            RETURNING key_hash`.pipe(Effect.orDie, Effect.flatMap(firstRevoked))
+          if (revoked._tag === "None") return yield* new NotFound({ resource: "API key" })
+          cache.delete(revoked.value.keyHash)
+          // Another process may have verified the key just before the commit; its cache entry
+          // lives at most CACHE_TTL_MS from a time taken before its read, so it is gone by now.
+          yield* Effect.sleep(CACHE_TTL_MS)
         })
 
       return Credentials.of({
@@ -162,17 +227,27 @@ export class Credentials extends Context.Service<Credentials, {
             if (cached !== undefined && cached.until > now) return cached.verified
             return lookup(hash, now)
           }),
-        revoke: (keyId) =>
-          Effect.gen(function*() {
-            const revoked = yield* sql`
-              UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
-              WHERE id = ${keyId} RETURNING key_hash`.pipe(Effect.orDie, Effect.flatMap(firstRevoked))
-            if (revoked._tag === "None") return yield* new NotFound({ resource: "API key" })
-            cache.delete(revoked.value.keyHash)
-            // Another process may have verified the key just before the commit; its cache entry
-            // lives at most CACHE_TTL_MS from a time taken before its read, so it is gone by now.
-            yield* Effect.sleep(CACHE_TTL_MS)
-          })
+        revoke: (keyId) => revokeWhere(keyId, undefined),
+        listForStore: (storeId) =>
+          sql`
+            SELECT id, key_prefix, mode, scopes, legacy_wildcard, created_at, last_used_at, expires_at
+            FROM api_keys WHERE store_id = ${storeId} AND revoked_at IS NULL ORDER BY id`.pipe(
+            Effect.orDie,
+            Effect.flatMap(listedKeys),
+            Effect.orDie,
+            Effect.map((rows) =>
+              rows.map((row): ApiKeyRecord => ({
+                id: row.id,
+                prefix: row.keyPrefix,
+                mode: row.mode,
+                grant: toGrant(row),
+                createdAt: row.createdAt,
+                lastUsedAt: row.lastUsedAt,
+                expiresAt: row.expiresAt
+              }))
+            )
+          ),
+        revokeForStore: (storeId, keyId) => revokeWhere(keyId, storeId)
       })
     })
   )

@@ -8,7 +8,7 @@ import { orUndefined } from "./oauth/rows.js"
 import { type HashLane, makeHashQueue } from "./password-hash-queue.js"
 import { RateLimiter } from "./rate-limiter.js"
 
-/** A signed-in merchant person on the consent screen. */
+/** A signed-in merchant person (consent screen and dashboard share the session). */
 export interface PersonSession {
   readonly personId: number
   /** Who is signed in, as the consent screen shows it. */
@@ -78,7 +78,7 @@ export const MAX_CONCURRENT_PASSWORD_HASHES = 2
 /** Sign-ins that may wait for a hash in each lane of the queue; a full lane answers 429 at once. */
 export const WAITING_SIGN_INS_PER_LANE = 4
 
-/** Sign-in of merchant persons for the consent screen, and the Stores they may connect. */
+/** Sign-in of merchant persons (the consent screen and the dashboard), and the Stores they may reach. */
 export class OAuthSessions extends Context.Service<OAuthSessions, {
   /**
    * Checks the password and opens a session; returns the session secret (the cookie value) and a
@@ -91,6 +91,8 @@ export class OAuthSessions extends Context.Service<OAuthSessions, {
     device?: string
   ) => Effect.Effect<{ readonly token: string; readonly device: string; readonly session: PersonSession }, SignInRefusal>
   readonly find: (token: string) => Effect.Effect<PersonSession | undefined>
+  /** Ends a session (sign-out): its cookie opens nothing from then on. */
+  readonly end: (token: string) => Effect.Effect<void>
   readonly storesOf: (personId: number) => Effect.Effect<ReadonlyArray<ConnectableStore>>
   /** Whether the person has approved the client before (a grant of theirs, live or not). */
   readonly hasApproved: (personId: number, clientId: string) => Effect.Effect<boolean>
@@ -194,6 +196,7 @@ export class OAuthSessions extends Context.Service<OAuthSessions, {
             }
           }),
         find: (token) => orUndefined(findSession(hashSecret(token))),
+        end: (token) => sql`DELETE FROM oauth_sessions WHERE session_hash = ${hashSecret(token)}`.pipe(Effect.orDie, Effect.asVoid),
         storesOf: (personId) => findStores(personId).pipe(Effect.orDie),
         hasApproved: (personId, clientId) =>
           sql`SELECT 1 FROM oauth_grants WHERE person_id = ${personId} AND client_id = ${clientId} LIMIT 1`.pipe(

@@ -3,9 +3,7 @@ import type { ConnectableStore } from "../../services/oauth-sessions.js"
 import { SCOPE_DESCRIPTIONS } from "../../domain/scope-descriptions.js"
 import type { Scope } from "../../domain/scopes.js"
 
-/** Escapes text for HTML element content and double-quoted attributes. */
-export const escapeHtml = (text: string): string =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
+import { escapeHtml } from "../browser/html.js"
 
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#222}
 label{display:block;margin:.75rem 0 .25rem}input[type=email],input[type=password],select{width:100%;padding:.4rem}

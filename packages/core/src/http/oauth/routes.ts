@@ -1,6 +1,5 @@
-import { Effect } from "effect"
+import { Effect, Result } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { timingSafeEqual } from "node:crypto"
 import {
   type AuthorizationRequest,
   type AuthorizationVerdict,
@@ -12,71 +11,52 @@ import {
 import { ClientDocumentRefused, OAuthError } from "../../domain/oauth/errors.js"
 import { basePathOf } from "../../domain/base-path.js"
 import { agentLocation, authorizationServerMetadata } from "../../domain/oauth/metadata.js"
-import { newSecret } from "../../domain/oauth/tokens.js"
 import { isScope } from "../../domain/scopes.js"
 import { type OAuthClient, OAuthClients } from "../../services/oauth-clients.js"
 import { OAuthGrants } from "../../services/oauth-grants.js"
-import { DEVICE_COOKIE_DAYS, MAX_EMAIL_LENGTH, OAuthSessions, type PersonSession, SESSION_TTL_HOURS, type SignInRefusal } from "../../services/oauth-sessions.js"
-import { RateLimiter } from "../../services/rate-limiter.js"
+import { DEVICE_COOKIE_DAYS, OAuthSessions, type PersonSession, SESSION_TTL_HOURS } from "../../services/oauth-sessions.js"
+import type { RateLimiter } from "../../services/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
 import { CurrentRequest } from "../request-info.js"
-import { cookiePolicy, withCookie } from "./cookies.js"
+import { admitClientIp } from "../browser/client-quota.js"
+import { cookiePolicy, withCookie } from "../browser/cookies.js"
+import { CSRF_COOKIE_SECONDS, newCsrfToken, sameSecret } from "../browser/csrf.js"
+import { readFormBody, UNSTORABLE_DETAIL } from "../browser/form-body.js"
+import { withPageHeaders } from "../browser/page-headers.js"
+import { signInRefusal } from "../browser/sign-in-refusal.js"
 import { type ClientDisplay, clientDocumentRefusedPage, consentPage, refusalPage, signInPage } from "./pages.js"
 import { oauthErrorResponse, oauthJson, publicJson } from "./respond.js"
 import { oauthErrorBody } from "../protocol-errors.js"
 import type { RouteEntry } from "../route-table.js"
 import { findUnacceptableValue, findUnstorableParam } from "../../domain/json-input.js"
 
-const CSRF_COOKIE_SECONDS = 60 * 60
 const AUTHORIZE_PATH = "/oauth/authorize"
 
 // Where the sign-in and consent forms post and lead back to: the base path and the endpoint.
 const authorizePathOf = (baseUrl: string): string => `${basePathOf(baseUrl)}${AUTHORIZE_PATH}`
-
-const sameSecret = (a: string, b: string): boolean => {
-  const left = Buffer.from(a)
-  const right = Buffer.from(b)
-  return left.length === right.length && timingSafeEqual(left, right)
-}
 
 const queryOf = (request: HttpServerRequest.HttpServerRequest): string => {
   const at = request.url.indexOf("?")
   return at === -1 ? "" : request.url.slice(at + 1)
 }
 
-/** The per-IP backstop every public endpoint shares with the API. */
-const perIpBackstop = Effect.gen(function*() {
-  const info = yield* CurrentRequest
-  const admission = yield* (yield* RateLimiter).admitIp(info.clientIp)
-  if (admission._tag === "Limited") {
-    return yield* new OAuthError({
+/** The per-IP backstop, answered as RFC 6749 asks. */
+const perIpBackstop = admitClientIp.pipe(
+  Effect.mapError((limited) =>
+    new OAuthError({
       error: "rate_limited",
-      description: `Too many requests; retry after ${admission.retryAfterSeconds} seconds.`,
-      retryAfter: admission.retryAfterSeconds
+      description: `Too many requests; retry after ${limited.retryAfter} seconds.`,
+      retryAfter: limited.retryAfter
     })
-  }
-})
+  )
+)
 
-const UNSTORABLE_DETAIL = "must not contain NUL characters (U+0000) or unpaired UTF-16 surrogates."
-
-// A form post: the body as URL parameters, refused unless sent as a form or when a value
-// holds text no field can store.
+// A form post: the body as URL parameters, or an RFC 6749 refusal.
 const readForm = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.gen(function*() {
-    const contentType = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase()
-    if (contentType !== "application/x-www-form-urlencoded") {
-      return yield* new OAuthError({
-        error: "invalid_request",
-        description: "Send the parameters as application/x-www-form-urlencoded."
-      })
-    }
-    const params = new URLSearchParams(yield* request.text)
-    const unstorable = findUnstorableParam(params)
-    if (unstorable !== undefined) {
-      return yield* new OAuthError({ error: "invalid_request", description: `${unstorable} ${UNSTORABLE_DETAIL}` })
-    }
-    return params
-  })
+  Effect.flatMap(readFormBody(request), Result.match({
+    onSuccess: (params) => Effect.succeed(params),
+    onFailure: (description) => Effect.fail(new OAuthError({ error: "invalid_request", description }))
+  }))
 
 // RFC 6749 §3.1/§3.2: request parameters must not be repeated.
 const one = (params: URLSearchParams, name: string) =>
@@ -267,14 +247,9 @@ const refusal = (
     return htmlPage(refusalPage(display, verdict.error, verdict.description)).pipe(HttpServerResponse.setStatus(400))
   })
 
-// The consent pages must not be framed (clickjacking) or cached.
+// The consent pages style themselves inline and load nothing.
 const htmlPage = (html: string) =>
-  HttpServerResponse.html(html).pipe(HttpServerResponse.setHeaders({
-    "cache-control": "no-store",
-    "x-frame-options": "DENY",
-    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-    "referrer-policy": "no-referrer"
-  }))
+  HttpServerResponse.html(html).pipe(withPageHeaders("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"))
 
 const currentSession = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
@@ -287,7 +262,7 @@ const showSignIn = (client: ClientDisplay, query: string, error?: string, refuse
   Effect.gen(function*() {
     const { baseUrl } = yield* Settings
     const policy = cookiePolicy(baseUrl)
-    const csrfToken = newSecret("sc_csrf_")
+    const csrfToken = newCsrfToken()
     const state = { csrfToken, authorizationRequest: query, formAction: authorizePathOf(baseUrl) }
     const page = htmlPage(signInPage(client, state, error)).pipe(
       withCookie(policy, policy.csrf, csrfToken, CSRF_COOKIE_SECONDS)
@@ -298,20 +273,6 @@ const showSignIn = (client: ClientDisplay, query: string, error?: string, refuse
       ? withStatus
       : HttpServerResponse.setHeader(withStatus, "retry-after", String(refused.retryAfter))
   })
-
-// What the sign-in form says of a refusal, and the status it answers with.
-const signInRefusal = (refusal: SignInRefusal): { readonly message: string; readonly status?: number; readonly retryAfter?: number } => {
-  switch (refusal._tag) {
-    case "BadCredentials":
-      return { message: "The email or password is incorrect." }
-    case "InvalidEmail":
-      return { message: `An email has at most ${MAX_EMAIL_LENGTH} characters.`, status: 400 }
-    case "TooManyAttempts":
-      return { message: "Too many failed sign-ins. Wait a few minutes and try again.", status: 429, retryAfter: refusal.retryAfterSeconds }
-    case "Busy":
-      return { message: "The service is busy signing other people in. Try again in a moment.", status: 429, retryAfter: refusal.retryAfterSeconds }
-  }
-}
 
 const showConsent = (client: ClientDisplay, request: AuthorizationRequest, session: PersonSession, query: string) =>
   Effect.gen(function*() {

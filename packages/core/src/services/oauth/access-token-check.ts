@@ -2,6 +2,7 @@ import { Effect, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { AccessTokenCheck, checkAccessToken } from "../../domain/oauth/access-token-check.js"
 import { InvalidAccessToken } from "../../domain/oauth/errors.js"
+import { lastUseIsStale } from "../../domain/last-used.js"
 import type { Scope } from "../../domain/scopes.js"
 import { AccessTokenSigner } from "../oauth-tokens.js"
 import { AccessTokenRow, orUndefined } from "./rows.js"
@@ -29,13 +30,19 @@ export const makeAccessTokenCheck = Effect.gen(function*() {
       sql`
         SELECT a.grant_id AS "grantId", a.client_id AS "clientId", g.person_id AS "personId", g.store_id AS "storeId",
           a.scopes, a.resource, a.expires_at AS "expiresAt", a.revoked_at AS "revokedAt",
-          g.revoked_at AS "grantRevokedAt",
+          g.revoked_at AS "grantRevokedAt", g.last_used_at AS "grantLastUsedAt",
           EXISTS (SELECT 1 FROM memberships m JOIN stores s ON s.company_id = m.company_id
                   WHERE s.id = g.store_id AND m.person_id = g.person_id) AS member,
           now() AS now
         FROM oauth_access_tokens a JOIN oauth_grants g ON g.id = a.grant_id
         WHERE a.jti = ${jti}`
   })
+
+  // The dashboard shows when a connection was last used; written at most once a minute per grant.
+  const touchGrant = (grantId: number, row: { readonly grantLastUsedAt: Date | null; readonly now: Date } | undefined) =>
+    row !== undefined && lastUseIsStale(row.grantLastUsedAt, row.now)
+      ? sql`UPDATE oauth_grants SET last_used_at = now() WHERE id = ${grantId}`.pipe(Effect.orDie, Effect.asVoid)
+      : Effect.void
 
   return {
     /** Verifies an agent request's bearer token for `resource`: signature, stored state, binding, membership. */
@@ -47,7 +54,7 @@ export const makeAccessTokenCheck = Effect.gen(function*() {
         const check = checkAccessToken(row, claims.aud, resource, row?.now ?? new Date(0))
         return yield* AccessTokenCheck.$match(check, {
           Accepted: ({ token }): Effect.Effect<AgentPrincipal, InvalidAccessToken> =>
-            Effect.succeed({
+            Effect.as(touchGrant(token.grantId, row), {
               grantId: token.grantId,
               clientId: token.clientId,
               personId: token.personId,

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import type { Scope } from "../../domain/scopes.js"
-import { StoredScopes, Timestamp } from "./rows.js"
+import { JsonStrings, OptionalTimestamp, StoredScopes, Timestamp } from "./rows.js"
 
 /** A live connection as the operator API lists it. */
 export interface Connection {
@@ -11,6 +11,10 @@ export interface Connection {
   readonly personId: number
   readonly scopes: ReadonlyArray<Scope>
   readonly createdAt: Date
+  /** The client's registered redirect URIs: where its people are sent back to, naming its host. */
+  readonly redirectUris: ReadonlyArray<string>
+  /** The last agent request made with it (to the minute), if any since this was recorded. */
+  readonly lastUsedAt: Date | null
 }
 
 const ConnectionRow = Schema.Struct({
@@ -19,8 +23,17 @@ const ConnectionRow = Schema.Struct({
   clientName: Schema.NullOr(Schema.String),
   personId: Schema.Int,
   scopes: StoredScopes,
-  createdAt: Timestamp
-}).pipe(Schema.encodeKeys({ clientId: "client_id", clientName: "client_name", personId: "person_id", createdAt: "created_at" }))
+  createdAt: Timestamp,
+  redirectUris: JsonStrings,
+  lastUsedAt: OptionalTimestamp
+}).pipe(Schema.encodeKeys({
+  clientId: "client_id",
+  clientName: "client_name",
+  personId: "person_id",
+  createdAt: "created_at",
+  redirectUris: "redirect_uris",
+  lastUsedAt: "last_used_at"
+}))
 
 /** What a person already granted a client on one Store, through its live connections there. */
 export interface StoreGrant {
@@ -74,7 +87,7 @@ export const makeConnections = Effect.gen(function*() {
     Result: ConnectionRow,
     execute: (storeId) =>
       sql`
-        SELECT g.id, g.client_id, c.client_name, g.person_id, g.scopes, g.created_at
+        SELECT g.id, g.client_id, c.client_name, g.person_id, g.scopes, g.created_at, c.redirect_uris, g.last_used_at
         FROM oauth_grants g JOIN oauth_clients c ON c.client_id = g.client_id
         WHERE g.store_id = ${storeId} AND ${liveGrant(sql)}
         ORDER BY g.id`

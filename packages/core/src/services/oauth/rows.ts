@@ -92,5 +92,6 @@ export const AccessTokenRow = Schema.Struct({
   revokedAt: OptionalTimestamp,
   grantRevokedAt: OptionalTimestamp,
   member: Schema.Boolean,
+  grantLastUsedAt: OptionalTimestamp,
   now: Timestamp
 })

@@ -15,6 +15,7 @@ import functionSearchPath from "./0013_function_search_path.js"
 import idempotencyClaimOwner from "./0014_idempotency_claim_owner.js"
 import oauthClientMetadataDocuments from "./0015_oauth_client_metadata_documents.js"
 import webhookRecovery from "./0016_webhook_recovery.js"
+import dashboardLastUsed from "./0017_dashboard_last_used.js"
 
 const migrationModules = {
   "0001_foundation": foundation,
@@ -32,7 +33,8 @@ const migrationModules = {
   "0013_function_search_path": functionSearchPath,
   "0014_idempotency_claim_owner": idempotencyClaimOwner,
   "0015_oauth_client_metadata_documents": oauthClientMetadataDocuments,
-  "0016_webhook_recovery": webhookRecovery
+  "0016_webhook_recovery": webhookRecovery,
+  "0017_dashboard_last_used": dashboardLastUsed
 }
 
 /**

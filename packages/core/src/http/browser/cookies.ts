@@ -2,7 +2,7 @@ import { HttpServerResponse } from "effect/http"
 import { basePathOf } from "../../domain/base-path.js"
 import { isLoopbackHost } from "../../domain/oauth/redirect-uri.js"
 
-/** The names and attributes of the consent screen's cookies for one deployment. */
+/** The names and attributes of the browser pages' cookies (consent screen, dashboard) for one deployment. */
 export interface CookiePolicy {
   readonly secure: boolean
   readonly session: string
@@ -41,4 +41,14 @@ export const withCookie = (policy: CookiePolicy, name: string, value: string, ma
     secure: policy.secure,
     path: policy.path,
     maxAge: `${maxAgeSeconds} seconds`
+  })
+
+/** Removes a cookie set by {@link withCookie} (same name, path and attributes, expired). */
+export const withoutCookie = (policy: CookiePolicy, name: string) =>
+  HttpServerResponse.setCookieUnsafe(name, "", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: policy.secure,
+    path: policy.path,
+    maxAge: "0 seconds"
   })
