@@ -18,6 +18,7 @@ import {
   NotFound,
   PayloadTooLarge,
   RateLimited,
+  ServiceUnavailable,
   UnsupportedMediaType,
   ValidationFailed
 } from "../../src/domain/errors.js"
@@ -43,6 +44,7 @@ const samples: ReadonlyArray<ApiFailure> = [
   new IdempotencyKeyConflict(),
   new IdempotencyKeyInFlight({ retryAfter: 3 }),
   new IntegrationCallbackFailed({ productId: 9, reason: "timeout" }),
+  new ServiceUnavailable({ retryAfter: 5 }),
   new InternalError({})
 ]
 

@@ -23,6 +23,6 @@ export const withinByteBudget = <S extends Schema.Top>(schema: S, max: number) =
   schema.check(
     Schema.makeFilter((value: S["Type"]) =>
       bytesOf(value) <= max ||
-      { path: [], issue: `Must take at most ${max} bytes in all, as JSON.` }
+      { path: [], issue: `Must take at most ${max} bytes in all, in UTF-8.` }
     )
   )
