@@ -225,6 +225,41 @@ const v3Entries: ReadonlyArray<FuzzEntry> = [
   }),
   entry({
     method: "POST",
+    path: "/api/v3/webhook-subscriptions/{webhook_id}/events/{event_id}/resend",
+    format: "problem",
+    encoding: "none",
+    success: 202,
+    prepare: async (world) => ({
+      params: { webhook_id: String(world.formSubscription), event_id: world.eventId },
+      body: undefined,
+      headers: v3Headers(world)
+    })
+  }),
+  entry({
+    method: "POST",
+    path: "/api/v3/webhook-subscriptions/{webhook_id}/recover",
+    format: "problem",
+    success: 202,
+    prepare: async (world) => ({
+      params: { webhook_id: String(world.formSubscription) },
+      body: { since: "2026-01-01T00:00:00Z" },
+      headers: v3Headers(world)
+    })
+  }),
+  entry({
+    method: "POST",
+    path: "/api/v3/webhook-subscriptions/{webhook_id}/test",
+    format: "problem",
+    encoding: "none",
+    success: 202,
+    prepare: async (world) => ({
+      params: { webhook_id: String(world.formSubscription) },
+      body: undefined,
+      headers: v3Headers(world)
+    })
+  }),
+  entry({
+    method: "POST",
     path: "/api/v3/webhook-subscriptions/{webhook_id}/rotate-secret",
     format: "problem",
     encoding: "none",
@@ -603,6 +638,9 @@ const toolArguments: Readonly<Record<string, (world: FuzzWorld) => Promise<Recor
   get_product: async (world) => ({ product_id: world.productId }),
   list_quotes: async () => ({ limit: 5 }),
   list_webhook_subscriptions: async () => ({ limit: 5 }),
+  list_events: async () => ({ limit: 5 }),
+  get_event: async (world) => ({ event_id: world.eventId }),
+  list_webhook_deliveries: async (world) => ({ webhook_id: world.formSubscription, limit: 5 }),
   create_webhook_subscription: async () => ({ topic: "order:created", url: "http://127.0.0.1:9/agent" }),
   update_webhook_subscription: async (world) => ({ webhook_id: await patchedSubscription(world), url: "http://127.0.0.1:9/agent2" }),
   delete_webhook_subscription: async (world) => ({ webhook_id: await world.v3Subscription() })

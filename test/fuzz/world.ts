@@ -140,6 +140,8 @@ export const startFuzzWorld = async (database: DatabaseConfig) => {
     "delivery log"
   )
   const deliveryId = Number((deliveries.data as Array<{ id: number }>)[0]?.id)
+  // That delivery's event (evt_…), to resend and to read.
+  const eventId = String((deliveries.data as Array<{ webhook_id: string }>)[0]?.webhook_id)
 
   // A connector grant for the agent endpoint, for the same merchant and Store.
   const connection = await app.connect({ scopes: SCOPES, merchant })
@@ -233,6 +235,7 @@ export const startFuzzWorld = async (database: DatabaseConfig) => {
     v2Webhook,
     formSubscription,
     deliveryId,
+    eventId,
     accessToken,
     client,
     verifier,
