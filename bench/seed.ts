@@ -7,7 +7,7 @@
 
 /** Every scope the cases need, on one key (more scopes never make a request cheaper). */
 const SCOPES = ["store:read", "customisers:read", "pricing:read", "pricing:write", "orders:write", "products:write"]
-// The pricing read case serves a document of about this size (issue 15 measured 6.4 KB).
+// The pricing read case serves a document of about this size (about 6.4 KB).
 const PRICING_BYTES = 6400
 const CUSTOMISERS = 10
 
@@ -91,7 +91,7 @@ export const pricingDocument = (sizes: number) => {
   }
 }
 
-/** The v3 order body of the order-write case, with `address_2` given (issue 15's case). */
+/** The v3 order body of the order-write case, with `address_2` given, so the case carries the optional address members too. */
 export const orderBody = (integrationId: number, productId: number) => {
   const address = {
     first_name: "Ada",
