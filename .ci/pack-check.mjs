@@ -222,7 +222,7 @@ console.log("client constructed: " + Object.keys(client.v3).length + " v3 groups
 run(process.execPath, ["construct.mjs"], { cwd: clientOnly, stdio: "inherit" })
 const clientModulesBytes = duBytes(join(clientOnly, "node_modules"))
 
-// 4. Sizes, for the README.
+// 4. Sizes, as bench/RESULTS.md records them.
 const kB = (bytes) => `${(bytes / 1024).toFixed(1)} kB`
 console.log("\n| package | tarball | unpacked | files |\n|---|---:|---:|---:|")
 for (const pkg of packed) console.log(`| \`${pkg.name}\` | ${kB(pkg.size)} | ${kB(pkg.unpackedSize)} | ${pkg.entryCount} |`)

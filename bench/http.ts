@@ -1,5 +1,5 @@
 /**
- * The HTTP benchmark of `npm run bench` (issue 15 item 1), built so it cannot flatter:
+ * The HTTP benchmark of `npm run bench` (docs/performance.md), built so it cannot flatter:
  *
  * - Two baselines, measured in the same run before the first case and again after every case:
  *   (a) a bare node:http server answering a fixed small JSON body under plain node

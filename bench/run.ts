@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, each in its own process so one cannot skew another, then one
- * markdown summary (the tables each appended to BENCH_SUMMARY_FILE) that the README quotes.
+ * markdown summary (the tables each appended to BENCH_SUMMARY_FILE) that bench/RESULTS.md records.
  *
  *   npm run bench                                   embedded database only
  *   npm run bench -- --postgres                     also PostgreSQL: a throwaway database on

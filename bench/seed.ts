@@ -7,7 +7,8 @@
 
 /** Every scope the cases need, on one key (more scopes never make a request cheaper). */
 const SCOPES = ["store:read", "customisers:read", "pricing:read", "pricing:write", "orders:write", "products:write"]
-// The pricing read case serves a document of about this size (issue 15 measured 6.4 KB).
+// The pricing read case serves a document of about this size: a Store's document with a handful of
+// sizes and price lists, large enough that encoding it is a real part of the read.
 const PRICING_BYTES = 6400
 const CUSTOMISERS = 10
 
@@ -91,7 +92,7 @@ export const pricingDocument = (sizes: number) => {
   }
 }
 
-/** The v3 order body of the order-write case, with `address_2` given (issue 15's case). */
+/** The v3 order body of the order-write case, with `address_2` given, so the case carries the optional address members too. */
 export const orderBody = (integrationId: number, productId: number) => {
   const address = {
     first_name: "Ada",
@@ -151,7 +152,7 @@ export const seed = async (base: string, operatorToken: string, receiverUrl: str
   }
   const customiserId = customisers[0] ?? 0
 
-  // Grow the document until its GET answer reaches the size the issue measured.
+  // Grow the document until its GET answer reaches `PRICING_BYTES`.
   const pricingPath = `${base}/api/v3/customisers/${customiserId}/pricing`
   let pricingBytes = 0
   for (let sizes = 4; pricingBytes < PRICING_BYTES && sizes <= 60; sizes++) {

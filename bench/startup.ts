@@ -1,5 +1,5 @@
 /**
- * Start-up timings (issue 13): from spawning `node packages/server/bin/signcraft.js serve`, what
+ * Start-up timings (docs/performance.md): from spawning `node packages/server/bin/signcraft.js serve`, what
  * `npm start` runs, to `/healthz` answering 200; on a fresh data directory, then again over the
  * same directory. Targets on a quiet machine: under 15 s fresh, under 5 s the second time.
  */
@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import { freePort, spawnServer, stopServer, waitUntilAnswering } from "./processes.js"
 
-/** Issue 13's targets, in seconds. */
+/** The start-up targets (docs/performance.md), in seconds. */
 export const STARTUP_TARGETS = { fresh: 15, second: 5 } as const
 
 /** Seconds to healthy on a fresh data directory and on a second start over it. */

@@ -1,6 +1,6 @@
 /**
  * An integrator's side of the custom integration flow, on `@signcraft/client`, in the order the
- * spec's migration rules ask for (Versioning rule 7):
+ * migration guide (`/docs/migration`) recommends:
  *
  * 1. check: `GET /api/v3/stores/me`, confirming the Store and the key's scopes;
  * 2. receive `product:created` on the create-product URL, verified on the raw bytes, and answer
@@ -24,7 +24,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
 
-/** A `product:created` delivery as the example uses it (other members are ignored, as the spec asks). */
+/** A `product:created` delivery as the example uses it (other members are ignored: answers grow compatibly). */
 export interface CreatedProduct {
   /** The v3 product id: what a v3 order line references. */
   readonly productId: number

@@ -32,7 +32,7 @@ export interface FuzzEntry {
   readonly prepare: (world: FuzzWorld, purpose: Purpose) => Promise<Prepared>
 }
 
-// Pricing identities are the server's (operating contract §5.2): valid documents reference
+// Pricing identities are the server's (docs/pricing-ids.md): valid documents reference
 // sizes by key and leave every id to the server.
 const withoutIds = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(withoutIds)

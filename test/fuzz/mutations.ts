@@ -28,7 +28,7 @@ export type Mutation =
 /** The kinds of mutation, for the statistics of a long run. */
 export type MutationKind = Mutation["kind"]
 
-/** The request body limit of the operating contract (settings `maxBodyBytes`). */
+/** The request body limit (settings `maxBodyBytes`, docs/input-handling.md). */
 export const BODY_LIMIT = 1024 * 1024
 
 const nested = (depth: number, open: string, close: string, leaf: string) => open.repeat(depth) + leaf + close.repeat(depth)
@@ -72,7 +72,7 @@ export const isJsonText = (value: string): boolean => {
   }
 }
 
-/** Numbers beyond every double (`1e400`, `1.79e309`): no field can hold them (operating contract §5.1). */
+/** Numbers beyond every double (`1e400`, `1.79e309`): no field can hold them (docs/input-handling.md). */
 export const isOverflowingNumber = (value: string): boolean => /^-?\d+(\.\d+)?e(309|3[1-9]\d|[4-9]\d\d)$/i.test(value)
 
 /**

@@ -122,7 +122,7 @@ const refusesUnknownMembers = (entry: FuzzEntry) =>
   entry.encoding === "json" && entry.format === "problem" && /^\/(api\/v3|operator)\//.test(entry.path)
 
 /**
- * What is wrong with the answer to a mutated request (operating contract §5.1): a 5xx or the
+ * What is wrong with the answer to a mutated request (docs/input-handling.md): a 5xx or the
  * wrong error format; a NUL, an unpaired surrogate or an overflowing number in a defined field
  * not refused with a 4xx naming that field; an unknown member of a v3 or operator body not
  * refused with a 422 naming it; a body over the limit answered with anything but 413.

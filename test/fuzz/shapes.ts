@@ -1,5 +1,5 @@
 /**
- * The error formats of each generation (service spec; operating contract §5.1), as checks that
+ * The error formats of each generation (docs/api.md, docs/input-handling.md), as checks that
  * name what is wrong with an answer, or answer undefined when it is right.
  */
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import { clientAddressContext } from "../../packages/core/src/http/request-info.js"
 import { startApp } from "../support/app.js"
 
-// Per-address quotas behind a proxy (issue 11): TRUST_PROXY decides which X-Forwarded-For hop is
+// Per-address quotas behind a proxy (docs/rate-limits.md): TRUST_PROXY decides which X-Forwarded-For hop is
 // the client, and IPv6 clients share a quota per /64. A refused operator token spends one request
 // of the address's quota, which makes the quota visible without touching anything else.
 describe("client addresses behind proxies", () => {

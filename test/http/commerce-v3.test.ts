@@ -336,7 +336,7 @@ describe.each(databaseVariants())("v3 products and orders ($name database)", (va
     })
   })
 
-  describe("reading back what was written (operating contract §5.5)", () => {
+  describe("reading back what was written", () => {
     const readScopes = ["orders:write", "products:write", "orders:read", "products:read"]
 
     it("a created product's links.self reads it back with products:read; other Stores, legacy rows and missing ids are 404", async () => {

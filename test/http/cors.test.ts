@@ -8,7 +8,7 @@ const preflight = (method: string) => ({
   headers: { origin: SHOP, "access-control-request-method": method, "access-control-request-headers": "content-type" }
 })
 
-describe("CORS (operating contract 5.3)", () => {
+describe("CORS", () => {
   let db: TestDatabase
   let narrowedDb: TestDatabase
   let app: ReturnType<typeof startApp>

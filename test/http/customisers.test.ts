@@ -336,7 +336,7 @@ describe.each(databaseVariants())("customisers over HTTP ($name database)", (var
       expect(created.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(["/pricing/sizes/0/width_cm"])
     })
 
-    it("gives every size and price list an id, kept when written back and never reused (operating contract 5.2)", async () => {
+    it("gives every size and price list an id, kept when written back and never reused", async () => {
       const seed = await app.seedStore({ scopes: ALL_READS })
       const { id } = await createCustomiser(seed.storeId)
       const first = (await put(seed.key, id, simpleLetterContent())).body.data

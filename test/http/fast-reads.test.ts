@@ -6,7 +6,7 @@ import { createCustomiser, startApp, type TestResponse } from "../support/app.js
 import { adjustableClock } from "../support/clock.js"
 import { simpleLetterContent } from "../support/pricing-fixtures.js"
 
-// The fast reads (issue 15): the hottest reads answered without building a framework request.
+// The fast reads (docs/fast-reads.md): the hottest reads answered without building a framework request.
 // They must answer exactly as the full path does, spend the quota once, log alike, and leave
 // everything they do not hold to the full path.
 describe.each(databaseVariants())("the fast reads ($name database)", (variant) => {

@@ -7,7 +7,7 @@ import { describeFailure } from "../../packages/core/src/presenters/failure-tabl
 import { createCustomiser, startApp } from "../support/app.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 
-// The probes, `/metrics` and the request log line (operating contract 6.5), through the real handler.
+// The probes, `/metrics` and the request log line (docs/operations.md), through the real handler.
 
 const METRICS_TOKEN = "metrics_token_for_the_operations_test_0123"
 

@@ -3,7 +3,7 @@ import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { createCustomiser, startApp } from "../support/app.js"
 import { simpleLetterContent } from "../support/pricing-fixtures.js"
 
-// The pricing read (issue 15 item 2): a strong ETag, If-None-Match answered 304, and a per-process
+// The pricing read (docs/fast-reads.md): a strong ETag, If-None-Match answered 304, and a per-process
 // cache that no write, in this process or (on PostgreSQL) another, leaves stale.
 describe.each(databaseVariants())("the pricing read's ETag and cache ($name database)", (variant) => {
   let db: TestDatabase

@@ -4,8 +4,8 @@ import { apiRouteTable } from "../../packages/core/src/http/route-table.js"
 import { createCustomiser, startApp } from "../support/app.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 
-// Every v3 operation's scope, written out from the service spec's endpoint tables and the scope
-// list of "API keys" (never read back from the code's annotations, so a mis-annotated endpoint
+// Every v3 operation's scope, written out from the documented endpoint tables (`/docs`) and
+// the scope list (never read back from the code's annotations, so a mis-annotated endpoint
 // fails here). A new v3 operation fails the completeness check until it is listed.
 const EVERY_SCOPE = [
   "analytics:read",

@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { afterAll, describe, expect, it } from "vitest"
 import { startApp } from "../support/app.js"
 
-// Every 5xx leaves an error line naming its request id and its cause (issue 11), wherever it
+// Every 5xx leaves an error line naming its request id and its cause (docs/operations.md), wherever it
 // arose: inside an API middleware, a handler or outside any endpoint.
 describe("server errors are logged", () => {
   const lines: Array<Readonly<Record<string, string | number>>> = []

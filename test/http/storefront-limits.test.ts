@@ -11,7 +11,7 @@ import { FORM_SUBMISSION_CAPS } from "../../packages/core/src/http/api/storefron
 import { clientAddressContext } from "../../packages/core/src/http/request-info.js"
 import { createCustomiser, startApp } from "../support/app.js"
 
-// Issue 11: anonymous storefront writes are stored and fan out, so their size and their number
+// docs/input-handling.md: anonymous storefront writes are stored and fan out, so their size and their number
 // per Store are capped, not only their number per address.
 describe("storefront limits", () => {
   const app = startApp({ _tag: "Embedded", location: "memory" }, { storefrontWritesPerStorePerMinute: 3, rateLimitPerIpPerMinute: 10_000 })

@@ -8,7 +8,7 @@ import { startApp } from "../support/app.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { type Receiver, startReceiver } from "../support/receiver.js"
 
-// Issue 11, in the manner of Svix: a failing endpoint is disabled after five days (a PATCH
+// docs/webhooks.md, in the manner of Svix: a failing endpoint is disabled after five days (a PATCH
 // re-enables it), and a secret rotates with a 24-hour overlap during which either secret verifies.
 describe.each(databaseVariants())("webhook endpoint health and secret rotation ($name database)", (variant) => {
   let db: TestDatabase

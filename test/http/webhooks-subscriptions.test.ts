@@ -224,7 +224,7 @@ describe.each(databaseVariants())("webhook subscriptions, catalogue and quotes (
       expect(deleted.headers.get("deprecation")).toBe("@1784678400")
       expect((await app.call("GET", `/api/v3/webhook-subscriptions/${id}`, { key: seed.key })).status).toBe(404)
 
-      // Every call of a deprecated operation is counted per key, under the spec's operation name.
+      // Every call of a deprecated operation is counted per key, under the operation's documented name.
       const usage = await app.run(Effect.gen(function*() {
         return yield* (yield* DeprecatedUsage).forStore(seed.storeId)
       }))

@@ -56,7 +56,7 @@ describe.each(deployments)("authorization server: metadata, registration, author
     }
 
     it.each(["/.well-known/oauth-authorization-server", "/.well-known/oauth-authorization-server/mcp"])(
-      "serves RFC 8414 metadata with exactly the spec's values at %s",
+      "serves RFC 8414 metadata with exactly the documented values at %s",
       async (path) => {
         const res = await app.json(path)
         expect(res.status).toBe(200)

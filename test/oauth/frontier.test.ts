@@ -439,7 +439,7 @@ describe.each(databaseVariants())("the connector frontier against real listeners
       }
     })
 
-    it("sends no iss by default, as the spec's profile fixes", async () => {
+    it("sends no iss by default, as the connector profile fixes", async () => {
       const merchant = await app.seedMerchant()
       const client = await app.newClient()
       const flow = await app.consent({ ...client, merchant })

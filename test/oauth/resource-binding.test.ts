@@ -6,8 +6,8 @@ import { startOAuthApp } from "./harness.js"
 
 // The same issuer and database behind two agent endpoints: the first instance serves it at
 // {base_url}/mcp, the twin at an origin of its own. Each request checks that the token is bound
-// to the endpoint it reaches, both by its stored binding and by its audience (spec, Connector
-// authorization 7).
+// to the endpoint it reaches, both by its stored binding and by its audience (RFC 8707:
+// a token is for the resource it was issued for).
 const OTHER_AGENT = "http://127.0.0.1:9931"
 
 describe.each(databaseVariants())("request-time resource binding of connector tokens ($name database)", (variant) => {

@@ -18,7 +18,7 @@ import { adjustableClock } from "../support/clock.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { hiddenFields, pkce, startOAuthApp } from "./harness.js"
 
-// Issue 11: sign-in can be neither a memory nor a CPU lever, and guessing is held per address
+// docs/security.md: sign-in can be neither a memory nor a CPU lever, and guessing is held per address
 // and per account. Each test signs in from addresses of its own, so no test spends another's quota.
 v8.setFlagsFromString("--expose-gc")
 const gc = vm.runInNewContext("gc") as () => void

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import { initialiseInChild, isInitialised } from "../../packages/core/src/storage/embedded-initdb.js"
 import { layerEmbedded } from "../../packages/core/src/storage/embedded.js"
 
-// How the embedded database starts (issue 15, peak memory): a new data directory is created by a
+// How the embedded database starts (docs/configuration.md, memory): a new data directory is created by a
 // child process, and the database runs with small shared buffers.
 describe("the embedded database's start", () => {
   const dirs: Array<string> = []

@@ -46,7 +46,7 @@ const awaitAnalyzed = async (run: <A>(statement: (sql: Sql) => Effect.Effect<A, 
 // A prepared statement keeps the plan it made on nearly empty tables until their statistics
 // change. The embedded database has no autovacuum (PGlite is one backend), and a PostgreSQL
 // server's first looks at a new database a minute on: signcraft ANALYZEs what autovacuum would,
-// every few seconds (issue 15, order writes: plans made when tables were empty scanned them whole).
+// every few seconds (docs/planner-statistics.md: plans made when tables were empty scanned them whole).
 describe.each(databaseVariants())("the planner statistics ($name database)", (variant) => {
   const cleanups: Array<() => Promise<void>> = []
   // Every cleanup runs, latest first, even when one fails (the first failure is the test's).

@@ -5,7 +5,7 @@ import { pruneRetained, RETENTION_BATCH } from "../../packages/core/src/services
 import { startOAuthApp } from "../oauth/harness.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 
-// RETENTION_DAYS (operating contract 5.6): what is older than the horizon goes, in batches;
+// RETENTION_DAYS (docs/configuration.md): what is older than the horizon goes, in batches;
 // anything still pending or recent stays.
 describe.each(databaseVariants())("retention ($name database)", (variant) => {
   let db: TestDatabase

@@ -12,14 +12,14 @@ import { sealPlaintextSecrets } from "../../packages/core/src/services/secrets-a
 import { startApp } from "../support/app.js"
 import { startOAuthApp } from "../oauth/harness.js"
 
-// Issue 11: no stored file or row of the embedded database holds a signing secret in plaintext.
+// docs/security.md: no stored file or row of the embedded database holds a signing secret in plaintext.
 const filesUnder = (dir: string): Array<string> =>
   readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)
     return statSync(path).isDirectory() ? filesUnder(path) : [path]
   })
 
-describe("secrets at rest (SECRETS_KEY, operating contract 5.6)", () => {
+describe("secrets at rest (SECRETS_KEY)", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "signcraft-secrets-"))
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 

@@ -108,8 +108,8 @@ interface Answered {
 type Attempt = Answered | { readonly _tag: "NetworkFailure"; readonly error: unknown; readonly arrivedAt: number }
 
 /**
- * The v3 client of operating contract §5.7: bearer authentication, an `Idempotency-Key` on
- * every write, the spec's retry rules, problem documents as `SigncraftProblem` rejections.
+ * The v3 client (docs/client-and-cli.md): bearer authentication, an `Idempotency-Key` on
+ * every write, the service's retry rules (`retry-policy.ts`), problem documents as `SigncraftProblem` rejections.
  */
 export class SigncraftClient {
   readonly baseUrl: URL
@@ -140,7 +140,7 @@ export class SigncraftClient {
   }
 
   /**
-   * Sends one v3 call, retrying as the spec's Errors section says, and resolves the 2xx
+   * Sends one v3 call, retrying as `retry-policy.ts` decides, and resolves the 2xx
    * answer; rejects with `SigncraftProblem` for any other answer, or with the network error
    * when no answer came within the retries.
    */

@@ -1,5 +1,5 @@
 /**
- * @signcraft/client: the integrator client of operating contract §5.7, for Node 20 and later.
+ * @signcraft/client: the integrator client (docs/client-and-cli.md), for Node 20 and later.
  * Plain Promises; Effect users can also use `@signcraft/client/effect`.
  */
 export { type AttemptEvent, type Query, type RequestOptions, SigncraftClient, type SigncraftClientOptions, type SigncraftResponse } from "./client.js"

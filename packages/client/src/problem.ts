@@ -1,7 +1,7 @@
 import { PROBLEM_CODES, type ProblemCode } from "@signcraft/core/api"
 
 /**
- * A problem `code`: one the service documents, or one added later (the spec lets v3 grow,
+ * A problem `code`: one the service documents, or one added later (v3 grows compatibly,
  * and clients must tolerate what they do not know), or `unexpected_response` for a non-2xx
  * answer that was not a problem document at all (a proxy's error page, say).
  */

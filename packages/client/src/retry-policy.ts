@@ -1,5 +1,5 @@
 /**
- * The retry rules of the spec's Errors section and operating contract §5.7, as pure
+ * The retry rules the service documents for its clients (docs/client-and-cli.md), as pure
  * functions: the client feeds them what happened and gets back whether, and how long, to wait.
  */
 

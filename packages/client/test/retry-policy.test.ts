@@ -5,7 +5,7 @@ const answer = (status: number, code?: string, retryAfterMs?: number): AttemptOu
 const decide = (method: string, outcome: AttemptOutcome, retriesSoFar = 0, random = () => 0.5) =>
   decideRetry({ method, outcome, retriesSoFar, maxRetries: 3, random, backoff: { baseMs: 100, capMs: 1000 } })
 
-describe("retry policy (spec Errors rules 2 to 4, operating contract §5.7)", () => {
+describe("retry policy", () => {
   it("retries a GET after a network failure, 429 or 5xx", () => {
     for (const outcome of [{ _tag: "NetworkFailure" } as const, answer(429, "rate_limited"), answer(500), answer(502), answer(503)]) {
       expect(decide("GET", outcome)._tag).toBe("Retry")

@@ -216,7 +216,7 @@ const layerSpanNames = (routes: ReadonlyArray<RouteEntry>, routeUrlOf: RouteUrlO
   })
 }
 
-// Production refuses to start on settings that would leave it open (operating contract §5.6);
+// Production refuses to start on settings that would leave it open (docs/configuration.md);
 // embedders get the same refusal as the server.
 const layerProductionGuard = (settings: ServiceSettings) =>
   Layer.effectDiscard(Effect.suspend(() => {

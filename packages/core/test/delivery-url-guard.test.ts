@@ -63,7 +63,7 @@ describe("DeliveryUrlGuard", () => {
     expect(hits).toBe(before + 1)
   })
 
-  it("refuses the metadata address and private, link-local and unspecified targets in every environment (operating contract 5.6)", async () => {
+  it("refuses the metadata address and private, link-local and unspecified targets in every environment", async () => {
     const targets = [
       "http://169.254.169.254/latest/meta-data/",
       "http://[::ffff:169.254.169.254]/",

@@ -1,13 +1,12 @@
 // The V8 settings the server runs with. Node sizes the heap for the machine (gigabytes here) and
 // collects lazily within it, so under load the server's memory climbs far above what it keeps
-// live (about 80 MB); a 256 MB heap and a bounded young generation keep it collected. The young
-// generation's 8 MB semi-spaces, not 4: with order writes gathered into batches (a group commit),
-// objects live across a batch, and with 4 MB they were promoted and collected as old ones, which
-// cost about a quarter of an order write's CPU (npm run bench, order-write, both databases). Not
-// larger: with 32 MB an order write on PostgreSQL cost about a tenth less CPU (fewer young
-// collections), but a cached pricing read about a fifth more (26-28 against 37-38 us), and on the
-// embedded database 32 MB took the server to 392 MB of its 400 MB budget. A flag given in
-// NODE_OPTIONS wins, so an operator can size the heap for a heavier deployment.
+// live; a 256 MB heap and a bounded young generation keep it collected. The young generation's
+// 8 MB semi-spaces, not 4: with order writes gathered into batches (a group commit), objects live
+// across a batch, and with 4 MB they were promoted and collected as old ones, a visible share of
+// an order write's CPU. Not larger: 32 MB made order writes on PostgreSQL a little cheaper (fewer
+// young collections) but cached pricing reads dearer, and took the embedded server close to its
+// 400 MB memory target (measured in bench/RESULTS.md). A flag given in NODE_OPTIONS wins, so an
+// operator can size the heap for a heavier deployment.
 const FLAGS = [
   ["--max-old-space-size", "256"],
   ["--max-semi-space-size", "8"]

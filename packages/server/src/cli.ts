@@ -23,7 +23,7 @@ export type Command =
   | { readonly _tag: "MigrateUsage"; readonly baseUrl: string; readonly storeId: string; readonly json: boolean }
   | { readonly _tag: "UsageError"; readonly message: string }
 
-// Each flag mirrors one variable of operating contract §1 and wins over it.
+// Each flag mirrors one environment variable (docs/configuration.md) and wins over it.
 const FLAGS = {
   port: "PORT",
   host: "HOST",
@@ -44,7 +44,7 @@ serve (the default command) starts the signcraft reference server.
 
 check                 reads GET /api/v3/stores/me with SIGNCRAFT_API_KEY and prints the
                       Store's id, platform and scopes (exit 1 on failure)
-diagnose rate-limit   runs the spec's diagnostic rate-limit check with the test-mode key in
+diagnose rate-limit   runs the service's diagnostic rate-limit check with the test-mode key in
                       SIGNCRAFT_API_KEY, one line per call; exit 0 when it passes, 1 on a
                       deviation, 2 when refused before sending (live or missing key)
 migrate translate     prints, one JSON line per file, the v3 request (method, path, body) a

@@ -15,7 +15,7 @@ import {
 } from "@signcraft/core"
 import { Redacted } from "effect"
 
-/** The environment variables the server reads (operating contract §1). */
+/** The environment variables the server reads (docs/configuration.md). */
 export const CONFIG_VARIABLES = [
   "PORT",
   "HOST",
@@ -307,7 +307,8 @@ export const loadConfig = (env: EnvironmentVariables, options: LoadConfigOptions
     disable: "fault" in disabled ? [] : disabled.parts,
     oauthIssParameter: issValue === "true"
   })
-  // Production refuses to start without HTTPS, a SECRETS_KEY and a long operator token (§5.6).
+  // Production refuses to start without HTTPS, a SECRETS_KEY and a long operator token: each
+  // would leave the deployment open (docs/configuration.md, production start-up guards).
   const faults = productionFaults(settings)
   if (faults.length > 0) return { _tag: "Invalid", errors: [...faults] }
   const database: DatabaseConfig = databaseUrl === undefined

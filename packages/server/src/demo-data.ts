@@ -20,7 +20,7 @@ export const DEMO_EMAIL = "demo@signcraft.test"
 /** What start-up seeded: the demo data, or nothing when none was created. */
 export class DemoSeed extends Context.Service<DemoSeed, Option.Option<DemoData>>()("signcraft/server/DemoSeed") {}
 
-/** Whether an environment may get demo data: development only (operating contract §1). */
+/** Whether an environment may get demo data: development only, never a deployment's real data. */
 export const seedsDemoData = (environment: Environment): boolean => environment === "development"
 
 const createDemoSet = Effect.gen(function*() {

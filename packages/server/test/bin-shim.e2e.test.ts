@@ -21,7 +21,8 @@ describe("the signcraft bin in a checkout", () => {
   })
 })
 
-// The server runs with a bounded heap (issue 15, peak memory), unless NODE_OPTIONS sizes it.
+// The server runs with a bounded heap, so its peak memory stays within what a small host has
+// (docs/configuration.md), unless NODE_OPTIONS sizes it.
 describe("the server's heap flags", () => {
   it("bound the old and young generations", async () => {
     const { serverNodeFlags } = await import("../bin/node-flags.js")

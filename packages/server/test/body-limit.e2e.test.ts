@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freePort, type ServerProcess, startServer, waitForHealthy } from "./support/server-process.js"
 
-// Operating contract §5.1: an oversized body is a 413 that closes its connection, so the
+// docs/input-handling.md: an oversized body is a 413 that closes its connection, so the
 // client's next request on a kept-alive agent goes on a fresh socket instead of meeting a
 // reset one. Driven against the real server over a real socket, chunked (no Content-Length).
 

@@ -14,7 +14,7 @@ const invalid = (result: ConfigResult): ReadonlyArray<string> => {
 }
 
 describe("loadConfig: defaults", () => {
-  it("uses the operating contract's defaults for an empty environment", () => {
+  it("uses the documented defaults for an empty environment", () => {
     const config = valid(loadConfig({}))
     expect(config.port).toBe(8080)
     expect(config.host).toBe("127.0.0.1")
@@ -289,7 +289,7 @@ describe("redactUrlPassword", () => {
   })
 })
 
-describe("loadConfig: production guards (operating contract 5.6)", () => {
+describe("loadConfig: production guards", () => {
   const key = Buffer.alloc(32, 3).toString("base64")
   const errorsOf = (env: Record<string, string>) => {
     const result = loadConfig({ SIGNCRAFT_ENV: "production", ...env })

@@ -7,7 +7,7 @@ import { type Receiver, startReceiver } from "../../../test/support/receiver.js"
 import { type OtlpCollector, startOtlpCollector } from "./support/otlp-collector.js"
 import { freePort, type ServerProcess, startServer, waitForHealthy, within } from "./support/server-process.js"
 
-// The reference server as it runs in production (operating contract 6.5): JSON request lines, a
+// The reference server as it runs in production (docs/operations.md): JSON request lines, a
 // scraped `/metrics`, spans exported to a local OTLP collector, and a SIGTERM with requests in
 // flight that all complete before it exits 0 with the database closed.
 

@@ -28,9 +28,9 @@ export const toolResult = (value: Readonly<Record<string, unknown>>, isError: bo
 })
 
 /**
- * The tool result of a call whose grant lacks a scope (service spec, "Connector
- * authorization" 10): a result the agent can read, not a protocol error. It names the scopes
- * the tool needs and those the connection holds, so the client can ask for the union.
+ * The tool result of a call whose grant lacks a scope (docs/agent.md, incremental consent): a
+ * result the agent can read, not a protocol error. It names the scopes the tool needs and those
+ * the connection holds, so the client can ask for the union.
  */
 export const insufficientScopeResult = (required: ReadonlyArray<string>, granted: ReadonlyArray<string>): CallToolResult => {
   const error: ToolError = {

@@ -1,7 +1,7 @@
 import ipaddr from "ipaddr.js"
 
 /**
- * Who the client is, behind the deployment's proxies (operating contract §5.6, `TRUST_PROXY`):
+ * Who the client is, behind the deployment's proxies (`TRUST_PROXY`, docs/configuration.md):
  * trust a number of hops, or the proxies within a list of address ranges. `X-Forwarded-For` is
  * read from the right, the end a trusted proxy appends to, so a client cannot choose its address
  * by writing the header itself.

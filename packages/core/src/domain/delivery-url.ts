@@ -3,7 +3,7 @@ import ipaddr from "ipaddr.js"
 
 /**
  * Where the service may send HTTP requests on a merchant's behalf (webhook deliveries,
- * integration callbacks). Operating contract §5.6: in every environment never to a link-local,
+ * integration callbacks; docs/security.md). In every environment never to a link-local,
  * metadata, private or unspecified address; in production HTTPS only and no loopback either, while
  * development and test allow plain HTTP and loopback so a local receiver can be used.
  *

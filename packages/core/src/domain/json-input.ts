@@ -1,7 +1,7 @@
 import type { FieldError } from "./field-error.js"
 import { toPointer } from "./field-error.js"
 
-/** How deep a JSON body may nest (operating contract §5.1). */
+/** How deep a JSON body may nest (docs/input-handling.md). */
 export const MAX_JSON_DEPTH = 64
 
 /** The largest integer a JSON number can carry exactly; beyond it a number overflows every field. */

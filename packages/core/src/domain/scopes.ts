@@ -1,4 +1,4 @@
-/** Every scope an API key or connector grant can carry (service spec, "API keys"). */
+/** Every scope an API key or connector grant can carry (docs/operator-api.md). */
 export const SCOPES = [
   "analytics:read",
   "store:read",

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHash } from "node:crypto"
 import { publicRandomBytes } from "./random-pool.js"
 
 /**
- * Secrets at rest (operating contract §5.6, `SECRETS_KEY`): AES-256-GCM with a random 96-bit IV
+ * Secrets at rest (`SECRETS_KEY`, docs/security.md): AES-256-GCM with a random 96-bit IV
  * per value, stored as `sc1.<key id>.<iv>.<ciphertext>.<tag>` (base64url). The key id names
  * which key sealed a value, so a deployment can rotate: the first key of the ring seals, every
  * key of the ring opens.

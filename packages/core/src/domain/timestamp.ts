@@ -48,8 +48,8 @@ const render = (instant: Instant, digits: number): string =>
 
 // Formatting and parsing are pure, and the same stored timestamps come by again and again (a
 // Store's customisers on every list, the orders of a batch sharing their time): the answers for
-// the last few thousand values are kept. Parsing a text and printing it costs about 1.5 µs, a
-// Date's ISO text about 0.8 µs; a lookup costs tens of nanoseconds.
+// the last few thousand values are kept: a lookup costs a small fraction of parsing a text and
+// printing it (bench/RESULTS.md).
 const REMEMBERED = 4096
 const remembering = <K, V>(compute: (key: K) => V) => {
   const known = new Map<K, V>()

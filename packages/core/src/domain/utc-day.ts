@@ -1,6 +1,6 @@
 /**
  * The UTC-day rule. Analytics windows, their `end_date` and "today", and the per-day order
- * rollup all count whole days in UTC (operating contract: analytics covers complete UTC days),
+ * rollup all count whole days in UTC (analytics covers complete UTC days, docs/commerce.md),
  * so every day boundary is computed here.
  */
 

@@ -1,7 +1,7 @@
 import type { ServiceSettings } from "../services/settings.js"
 
 /**
- * Browser access (operating contract 5.3). The storefront API, the `/.well-known` documents,
+ * Browser access (docs/cors.md). The storefront API, the `/.well-known` documents,
  * client registration, the token and revocation endpoints and the agent endpoint are called
  * from other origins and carry no cookies, so any origin may read them (the storefront's may be
  * narrowed with `CORS_ORIGINS`). Everything else, `/oauth/authorize`, the operator API and the

@@ -91,7 +91,7 @@ export const makeFastReads = (log: RequestLogger, agentPath: string | undefined,
     }
 
     // A cached pricing document's answer up to its `meta`, as UTF-8: a document of several KB is
-    // encoded once, not on every read (that cost about a tenth of a read of 6 KB). Kept by the
+    // encoded once, not on every read, where it was a visible share of the read's cost. Kept by the
     // cache entry's identity, like the Store's JSON above: an entry the pricing cache replaces or
     // evicts is unreachable, and its bytes go with it, so the cache's own bound holds for these.
     const heads = new WeakMap<object, { readonly linksJson: string; readonly bytes: Buffer }>()

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto"
 import type { FieldError } from "../domain/field-error.js"
 
-/** Default and largest page size (operating contract §4). */
+/** Default and largest page size (docs/api.md, paging). */
 export const DEFAULT_PAGE_SIZE = 20
 export const MAX_PAGE_SIZE = 100
 

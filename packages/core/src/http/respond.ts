@@ -78,7 +78,7 @@ export const renderFailure = (d: FailureDescription, info: RequestInfo) => {
   if (d.retryAfter !== undefined) headers["retry-after"] = String(d.retryAfter)
   if (d.allow !== undefined) headers.allow = d.allow.join(", ")
   // The rest of an oversized body is never read: close the connection, so the client's next
-  // request goes on a fresh one instead of meeting a reset socket (operating contract §5.1).
+  // request goes on a fresh one instead of meeting a reset socket (docs/input-handling.md).
   if (d.status === 413) headers.connection = "close"
   // The dashboard is read by people in a browser: its failures are pages.
   if (info.generation === "dashboard") {

@@ -26,8 +26,8 @@ export const apiRouteTable = <Id extends string, Groups extends HttpApiGroup.Con
 
 /**
  * Answers "which methods does this URL have?" from the app's route table, so a request
- * whose path exists with another method gets 405 and an `Allow` header (operating contract
- * §5.1) instead of 404. Paths match exactly as the router matches them.
+ * whose path exists with another method gets 405 and an `Allow` header (RFC 9110 §15.5.6)
+ * instead of 404. Paths match exactly as the router matches them.
  */
 export const makeAllowedMethods = (routes: ReadonlyArray<RouteEntry>) => {
   // The router's own defaults, so a path matches here exactly when it matches there.

@@ -108,8 +108,8 @@ const inspectBody = (
     : httpEffect
 
 /**
- * The outermost layer of every request: gives it a request id, answers CORS (operating
- * contract 5.3) for the paths browsers may call, enforces the body limit,
+ * The outermost layer of every request: gives it a request id, answers CORS (docs/cors.md)
+ * for the paths browsers may call, enforces the body limit,
  * refuses bodies no field can take, answers a known path with another method with 405,
  * answers anything unanswered in the right error format, adds the request id and the
  * deprecation headers, writes one log line (no headers, no query: no secrets), counts the request

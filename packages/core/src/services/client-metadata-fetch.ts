@@ -24,7 +24,7 @@ const header = (value: string | ReadonlyArray<string> | undefined): string | und
 
 /**
  * Fetches client metadata documents for the authorization server: GET under the deployment's URL
- * policy (operating contract §5.6, the one webhook deliveries follow), within 5 s and 64 KB.
+ * policy (the one webhook deliveries follow, docs/security.md), within 5 s and 64 KB.
  */
 export class ClientMetadataFetch extends Context.Service<ClientMetadataFetch, {
   readonly fetch: (url: string) => Effect.Effect<FetchedDocument, OutboundHttpFailed>

@@ -31,7 +31,7 @@ const resolveAll = (host: string) =>
   })
 
 /**
- * The delivery URL rule of the deployment (operating contract §5.6), applied when a subscription
+ * The delivery URL rule of the deployment (docs/security.md, outbound requests), applied when a subscription
  * or integration is written and again before every attempt. Names are resolved in every
  * environment: every address must be public unicast (or loopback outside production). OutboundHttp
  * connects through {@link guardedLookupFor}, so a name cannot be re-pointed at an internal address

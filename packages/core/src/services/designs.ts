@@ -12,7 +12,7 @@ import { Outbox } from "./outbox.js"
 import type { StoredProduct } from "../domain/orders/stored-product.js"
 import { Products, toProductRecord } from "./products.js"
 
-/** A shopper's finished design, as the storefront sends it (operating contract §3). */
+/** A shopper's finished design, as the storefront sends it (docs/commerce.md). */
 export interface FinishedDesign {
   readonly integration_id: number
   readonly title: string

@@ -19,8 +19,8 @@ export type { RevocationReason } from "../domain/oauth/grant.js"
 
 /**
  * Connector grants (connections) and everything issued under them: authorization codes,
- * access tokens and refresh tokens, with the spec's transitions (service spec, "States
- * and transitions"). Each grant type lives in its own module under `services/oauth/`
+ * access tokens and refresh tokens, through the transitions `domain/oauth/` decides (codes are
+ * single-use, refresh tokens rotate, reuse revokes the grant; docs/agent.md). Each grant type lives in its own module under `services/oauth/`
  * (read rows, ask the pure decision in `domain/oauth/`, write in one transaction); this
  * service is the one face the HTTP and agent layers use.
  */

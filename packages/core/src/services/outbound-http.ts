@@ -8,7 +8,7 @@ import { type Environment, Settings } from "./settings.js"
 
 /**
  * Longest a receiver may take to answer, whole exchange included: webhook deliveries and the
- * integration's create-product call alike (operating contract §4).
+ * integration's create-product call alike: a receiver that takes longer is treated as failed.
  */
 export const OUTBOUND_TIMEOUT_MS = 10_000
 
@@ -58,7 +58,7 @@ export interface OutboundPolicy {
 }
 
 /**
- * The deployment's outbound policy (operating contract §5.6): in every environment no link-local,
+ * The deployment's outbound policy (docs/security.md): in every environment no link-local,
  * metadata, private or unspecified address, every resolved address checked on connect; in
  * production also https only and no loopback, while development and test allow plain HTTP to a
  * local receiver. The one place to change when the policy changes.
@@ -71,7 +71,7 @@ export const outboundPolicy = (environment: Environment): OutboundPolicy => ({
   lookup: guardedLookupFor(allowsLoopback(environment))
 })
 
-/** Tuning of the node:http client; the defaults are the operating contract's. */
+/** Tuning of the node:http client; the defaults are the documented ones (docs/webhooks.md). */
 export interface OutboundHttpOptions {
   readonly timeoutMs?: number
   readonly maxResponseBytes?: number

@@ -16,7 +16,7 @@ export interface RetentionCounts {
 }
 
 /**
- * `RETENTION_DAYS` (operating contract §5.6): deletes, in batches, delivery attempts older than
+ * `RETENTION_DAYS` (docs/configuration.md): deletes, in batches, delivery attempts older than
  * `days`, events older than `days` with no delivery still pending (their deliveries and attempts
  * with them), grants revoked more than `days` ago (their codes and tokens with them) and quotes
  * (anonymous form submissions, which would otherwise only ever grow) older than `days`.

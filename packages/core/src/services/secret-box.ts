@@ -7,7 +7,7 @@ import { Settings } from "./settings.js"
 // restarts. It protects nothing, and the server says so when it starts; production refuses it.
 const DERIVED_KEYRING: Keyring = [secretKeyOf(createHash("sha256").update("signcraft development and test secrets key").digest())]
 
-/** Seals secrets before they are stored and opens them where they are used (operating contract §5.6). */
+/** Seals secrets before they are stored and opens them where they are used (docs/security.md). */
 export class SecretBox extends Context.Service<SecretBox, {
   readonly seal: (plaintext: string) => string
   /** Opens a sealed value (plaintext from before sealing passes through). */

@@ -6,7 +6,7 @@ import { parseDisabledParts, type SwitchablePart } from "../domain/switches.js"
 /** The deployment environment; production tightens URL rules and disables diagnostics. */
 export type Environment = "development" | "test" | "production"
 
-/** Everything the service needs to know about its deployment (operating contract §1). */
+/** Everything the service needs to know about its deployment (docs/configuration.md). */
 export interface ServiceSettings {
   /**
    * Public URL of the API and the authorization server, without a trailing slash. It may carry a
@@ -51,7 +51,7 @@ export interface ServiceSettings {
   readonly disable: ReadonlyArray<SwitchablePart>
   /**
    * `OAUTH_ISS_PARAMETER`: every authorization response carries RFC 9207 `iss`, and the metadata
-   * says so. Off by default, as the spec's connector profile fixes.
+   * says so. Off by default, as the MCP connector profile the service follows fixes it.
    */
   readonly oauthIssParameter: boolean
 }
@@ -100,7 +100,7 @@ const secretOf = (value: string | Redacted.Redacted<string> | undefined): Redact
 const definedOnly = <A extends object>(input: A): Partial<A> =>
   Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<A>
 
-/** Defaults of the operating contract, for embedders and tests; `undefined` values keep the default. */
+/** The documented defaults (docs/configuration.md), for embedders and tests; `undefined` values keep the default. */
 export const defaultSettings = (
   { operatorToken, metricsToken, secretsKey, trustProxy, disable, ...given }: SettingsInput = {}
 ): ServiceSettings => {
@@ -134,7 +134,7 @@ export const defaultSettings = (
 export const MIN_PRODUCTION_OPERATOR_TOKEN_LENGTH = 32
 
 /**
- * What production refuses to start with (operating contract §5.6): a `BASE_URL` that is not
+ * What production refuses to start with, as each would leave it open: a `BASE_URL` that is not
  * HTTPS, no `SECRETS_KEY`, or an `OPERATOR_TOKEN` shorter than 32 characters. Empty elsewhere.
  */
 export const productionFaults = (settings: ServiceSettings): ReadonlyArray<string> => {

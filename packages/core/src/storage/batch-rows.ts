@@ -15,8 +15,8 @@ import type { SqlClient, Statement } from "effect/sql"
  * statement has one text whatever its batch's size: a connection prepares it once, and the server
  * soon keeps one generic plan for it (which takes a LIMIT it cannot see as a tenth of the rows)
  * instead of planning every execution. With the size in the text, each size was a statement of
- * its own, more than a connection's prepared statement cache holds, and PostgreSQL's CPU per
- * idempotent order write was twice what it is now.
+ * its own, more than a connection's prepared statement cache holds, so PostgreSQL planned nearly
+ * every batch anew (docs/group-commit.md).
  */
 export const batchRows = (
   sql: SqlClient.SqlClient,

@@ -4,9 +4,9 @@ import { createRequire } from "node:module"
 import { isAbsolute, join } from "node:path"
 
 // PGlite initialises a new data directory by starting a second database engine, running initdb
-// in it and copying the result across as a 40 MB archive; the engines, the archive and initdb's
-// memory stay allocated until a garbage collection long after start-up, lifting the process to
-// about 850 MB where an opened directory needs under 200 MB. A short-lived child process pays
+// in it and copying the result across as an archive; the engines, the archive and initdb's
+// memory stay allocated until a garbage collection long after start-up, lifting the process far
+// above what an opened directory needs (bench/RESULTS.md). A short-lived child process pays
 // that instead, so the server's peak is the opened database's.
 const CHILD = `
 const { PGlite } = require(process.argv[1])

@@ -12,17 +12,16 @@ import { prepareSchema } from "./schema-setup.js"
 
 // PostgreSQL's default of 128 MB of shared buffers lives in PGlite's heap for the process's life.
 // 16 MB was too few for sustained order writes: pages evicted were read back through PGlite's file
-// system, more as the tables grew. Over three rounds of idempotent order writes (about 25,000
-// orders) PGlite read 204,000 pages with 16 MB and 1,200 with 32 MB, and the third round cost
-// 1,400-1,450 us of CPU per order against 1,070-1,210, for about 15 MB more peak memory. Start
-// parameters leave the data directory's own settings alone.
+// system, more as the tables grew, and each read back costs CPU; 32 MB keeps an order-writing
+// workload's pages in memory for a modest rise in peak memory (measured in bench/RESULTS.md).
+// Start parameters leave the data directory's own settings alone.
 const EMBEDDED_SETTINGS = ["-c", "shared_buffers=32MB"]
 
 // The statistics target of the embedded database's ANALYZEs: it samples 300 rows per unit, and
-// the sample lives in PGlite's memory, which never shrinks. At PostgreSQL's default of 100
-// (30,000 rows, about 45 MB of order events) the embedded server's peak grew by about 70 MB; 10
-// samples 3,000 rows, enough to tell an index scan from a whole-table scan, and holds the one
-// backend a tenth as long.
+// the sample lives in PGlite's memory, which never shrinks. PostgreSQL's default of 100 (30,000
+// rows) raised the embedded server's peak memory noticeably (bench/RESULTS.md); 10 samples 3,000
+// rows, enough to tell an index scan from a whole-table scan, and holds the one backend a tenth as
+// long (docs/planner-statistics.md).
 const EMBEDDED_STATISTICS_TARGET = 10
 
 /** Where the embedded database keeps its files; `memory` keeps nothing on disk. */

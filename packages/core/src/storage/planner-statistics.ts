@@ -62,11 +62,10 @@ export const analyzeStaleTables = (
  * A prepared statement keeps its generic plan until its tables' statistics change, and the
  * service's batch statements were planned while their tables were nearly empty: a hash join over
  * the whole idempotency_keys table, for every batch, as the table grew. PGlite runs PostgreSQL as
- * a single backend without autovacuum, so nothing else ANALYZEs it: an order write's cost in the
- * database grew from 290 to 740 us of PGlite per order over 20 s of writes; with statistics kept
- * current it stayed level. A PostgreSQL server's autovacuum first looks at a new database only
- * after autovacuum_naptime (a minute): the benchmark's 12 s of order writes read 8.6 million
- * rows of idempotency_keys that way, 12,000 with this pass (all before its first ANALYZE).
+ * a single backend without autovacuum, so nothing else ANALYZEs it, and an order write's cost in
+ * the database grew with every order stored. A PostgreSQL server's autovacuum first looks at a new
+ * database only after autovacuum_naptime (a minute), and the plans made on empty tables scan them
+ * whole until then (docs/planner-statistics.md; measured in bench/RESULTS.md).
  * Afterwards the pass and autovacuum share the work: whichever ANALYZEs a table first resets its
  * count of changes for the other.
  */

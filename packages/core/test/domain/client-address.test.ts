@@ -7,7 +7,7 @@ const trust = (value: string): TrustProxy => {
   return parsed
 }
 
-describe("TRUST_PROXY (operating contract 5.6)", () => {
+describe("TRUST_PROXY", () => {
   it("believes no X-Forwarded-For by default: the socket's peer is the client", () => {
     expect(clientAddressOf("198.51.100.7", "203.0.113.1", TRUST_NO_PROXY)).toBe("198.51.100.7")
   })

@@ -14,7 +14,7 @@ import {
 
 type Definition = EnumDefinition<string, string>
 
-// canonical → every legacy spelling, default first (straight from the spec tables).
+// canonical → every legacy spelling, default first (straight from the documented enumeration tables).
 const TABLES: ReadonlyArray<readonly [string, Definition, ReadonlyArray<readonly [string, ReadonlyArray<string>]>]> = [
   [
     "pricing_model",
@@ -102,7 +102,7 @@ const TABLES: ReadonlyArray<readonly [string, Definition, ReadonlyArray<readonly
 ]
 
 describe.each(TABLES)("%s", (name, definition, table) => {
-  it("lists exactly the canonical values and legacy spellings of the spec", () => {
+  it("lists exactly the documented canonical values and legacy spellings", () => {
     expect(definition.name).toBe(name)
     expect(definition.values).toEqual(table.map(([canonical]) => canonical))
     expect(definition.legacyValues).toEqual(table.flatMap(([, legacy]) => legacy))

@@ -135,7 +135,7 @@ describe("resource canonicalisation and binding", () => {
 })
 
 describe("metadata", () => {
-  it("has exactly the spec's authorization-server values", () => {
+  it("has exactly the documented authorization-server values", () => {
     const m = authorizationServerMetadata("https://api.example.com")
     expect(m).toMatchObject({
       issuer: "https://api.example.com",

@@ -69,7 +69,7 @@ describe("v3 order request", () => {
     expect(faults(decode, { ...minimal, currency: "usd" })).toEqual([{ pointer: "/currency", code: "invalid_currency" }])
   })
 
-  it("allows null only where the spec says nullable", () => {
+  it("allows null only where the API documents nullable", () => {
     expect(faults(decode, { ...minimal, billing_address: { city: null } })).toEqual([
       { pointer: "/billing_address/city", code: "invalid_type" }
     ])

@@ -75,7 +75,7 @@ describe("v2OrderToV3", () => {
     expect(translate({ ...base, customer: { email: "g@example.com" } }).customer).toEqual({ email: "g@example.com" })
   })
 
-  it("copies addresses, dropping a null address_2 that v3 cannot take", () => {
+  it("copies addresses, leaving out a null address_2 (which v3 would also accept)", () => {
     const order = translate({
       ...base,
       billing_address: {

@@ -14,7 +14,7 @@ const current: CurrentPricing = { header, content: stored, lastPricingId: 2 }
 const faults = (outcome: ReturnType<typeof decidePricingPatchV3>) =>
   outcome.ok ? [] : outcome.errors.map(({ pointer, code }) => [pointer, code])
 
-// Operating contract 5.1: a v3 write refuses every member the contract does not define, so a
+// docs/input-handling.md: a v3 write refuses every member the API does not define, so a
 // misspelt member never passes for a change that was not made.
 describe("a v3 pricing merge patch", () => {
   it("refuses a null for a member the contract does not define, at any depth, as it refuses any other value", () => {

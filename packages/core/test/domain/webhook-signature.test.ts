@@ -7,7 +7,7 @@ const body = JSON.stringify({ product: { product_id: 1, title: "Neon" } })
 const now = new Date("2026-07-22T00:00:00.000Z")
 const nowSeconds = 1784678400
 
-// Independent reference: the operating contract's definition, spelled out directly.
+// Independent reference: the documented definition (docs/webhooks.md), spelled out directly.
 const reference = (key: string, timestamp: string, raw: string): string =>
   createHmac("sha256", key).update(`${timestamp}.${raw}`).digest("hex")
 

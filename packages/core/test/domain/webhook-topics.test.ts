@@ -12,7 +12,7 @@ describe("event-type catalogue", () => {
     expect(EVENT_TYPES.find((t) => t.topic === "form:submitted")?.deprecated_on).toBe("2026-08-24")
   })
 
-  it("gives each topic an example carrying the body key of the spec", () => {
+  it("gives each topic an example carrying its documented body key", () => {
     const keys = Object.fromEntries(EVENT_TYPES.map((t) => [t.topic, Object.keys(t.example)]))
     expect(keys).toEqual({ "product:created": ["product"], "order:created": ["order"], "form:submitted": ["form_submission"] })
   })
@@ -24,7 +24,7 @@ describe("event-type catalogue", () => {
 })
 
 describe("formSubmittedPayload", () => {
-  it("builds the spec's form_submission body, never null strings, timestamps with microseconds", () => {
+  it("builds the documented form_submission body, never null strings, timestamps with microseconds", () => {
     const at = new Date("2026-09-01T10:00:00.123Z")
     const body = formSubmittedPayload({
       submissionNumber: 7,

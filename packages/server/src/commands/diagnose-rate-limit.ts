@@ -2,12 +2,12 @@ import { performance } from "node:perf_hooks"
 import type { CommandContext } from "./context.js"
 
 /**
- * The spec's diagnostic rate-limit check (Limits), step by step: one serial session of at most
+ * The service's diagnostic rate-limit check (docs/rate-limits.md, docs/client-and-cli.md), step by step: one serial session of at most
  * three `GET /api/v3/stores/me` with the diagnostic header, no redirects, no automatic retry,
  * under a 10 s burst deadline and a 20 s end-to-end deadline, aborting on the first deviation.
  */
 
-/** Header that selects the diagnostic bucket (operating contract §4). */
+/** Header that selects the diagnostic bucket (docs/rate-limits.md, the diagnostic quota). */
 export const DIAGNOSTIC_HEADER = "x-signcraft-rate-limit-test"
 /** Through the first 429, from just before call 1. */
 export const BURST_DEADLINE_MS = 10_000

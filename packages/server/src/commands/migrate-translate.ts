@@ -125,7 +125,7 @@ const describeFault = (fault: FieldError): string =>
 
 /**
  * `signcraft migrate translate`: prints, one JSON line per input file, the v3 request the
- * spec's translation rules give. Exit 0, or 1 when any file is unreadable or invalid (each
+ * documented translation rules give (the exported translators). Exit 0, or 1 when any file is unreadable or invalid (each
  * named on stderr with the offending field); the other files are still translated.
  */
 export const runMigrateTranslate = async (

@@ -31,7 +31,7 @@ const isLoopbackDocument = (clientId: string, environment: UrlPolicyEnvironment)
 /**
  * Sorts a `client_id`: an `https` URL (or, outside production, an `http` URL on 127.0.0.1 or
  * localhost) names a metadata document, which must have a path, no fragment, no credentials
- * and no dot segments (the draft's §3); anything else is a registration's id.
+ * and no dot segments (draft-ietf-oauth-client-id-metadata-document §3); anything else is a registration's id.
  */
 export const classifyClientId = (clientId: string, environment: UrlPolicyEnvironment): ClientIdKind => {
   if (!clientId.startsWith("https://") && !isLoopbackDocument(clientId, environment)) return { _tag: "Registered" }

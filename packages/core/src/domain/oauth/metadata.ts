@@ -24,7 +24,7 @@ const PRM_PATH: RoutePath = "/.well-known/oauth-protected-resource"
 const ASM_PATH: RoutePath = "/.well-known/oauth-authorization-server"
 
 /**
- * The agent endpoint of a deployment (operating contract §1): `{base_url}/mcp` unless
+ * The agent endpoint of a deployment (docs/agent.md): `{base_url}/mcp` unless
  * `MCP_URL` gives it an origin of its own, served at that origin's root.
  */
 export const agentLocation = (baseUrl: string, mcpUrl: string | undefined): AgentLocation => {
@@ -59,14 +59,14 @@ export const wellKnownPaths = (location: AgentLocation) => {
   return { protectedResource: both(PRM_PATH), authorizationServer: both(ASM_PATH) }
 }
 
-/** What the authorization server offers beyond the spec's fixed values. */
+/** What the authorization server offers beyond its fixed metadata values. */
 export interface AuthorizationServerFeatures {
   /** RFC 9207: `iss` on every authorization response. */
   readonly issParameter: boolean
 }
 
 /**
- * The authorization server's RFC 8414 metadata (service spec, "Connector authorization" 3), plus
+ * The authorization server's RFC 8414 metadata (docs/agent.md), plus
  * Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document), which it accepts
  * beside dynamic registration.
  */

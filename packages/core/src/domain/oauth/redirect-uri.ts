@@ -33,7 +33,7 @@ const rawAuthority = (uri: string): string => {
 }
 
 /**
- * The registration rule for redirect URIs (service spec, "Connector authorization" 4):
+ * The registration rule for redirect URIs (docs/agent.md; RFC 8252 §7.3 for loopback):
  * HTTPS, or HTTP on a loopback host; no fragment (not even an empty one), no
  * credentials in the authority, no wildcard, no other scheme. Checked on the string
  * as sent, since the authorization request must later match it exactly.

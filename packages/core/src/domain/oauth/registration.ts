@@ -36,7 +36,7 @@ const isStringArray = (value: unknown): value is ReadonlyArray<string> =>
   Array.isArray(value) && value.every((item) => typeof item === "string")
 
 /**
- * Checks an RFC 7591 registration request against the spec's rules: public clients only
+ * Checks an RFC 7591 registration request against the connector's rules (docs/agent.md): public clients only
  * (`token_endpoint_auth_method` `none`, no secret), only the `authorization_code` and
  * `refresh_token` grants, response type `code`, and redirect URIs that pass
  * {@link checkRedirectUri}. Unknown metadata is ignored, as RFC 7591 allows.

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto"
 
-/** Lifetimes of the service spec's "Limits". */
+/** Token and code lifetimes, as docs/agent.md lists them. */
 export const AUTHORIZATION_CODE_TTL_SECONDS = 10 * 60
 /** Access tokens live 60 minutes. */
 export const ACCESS_TOKEN_TTL_SECONDS = 60 * 60

@@ -30,7 +30,9 @@ const translateShippingAddress = (address: V2ShippingAddress): V3Address => ({
   ...present("first_name", address.first_name),
   ...present("last_name", address.last_name),
   ...present("address_1", address.address_1),
-  // v3 `address_2` is not nullable: a v2 null becomes an absent key.
+  // A v2 null `address_2` becomes an absent key. v3 accepts the null as well (`v3-order.ts`); the
+  // translation leaves it out like the other address members, and the `order:created` payload
+  // reads an absent second line as `address_2: null` all the same.
   ...present("address_2", address.address_2),
   ...present("city", address.city),
   ...present("province", address.province),

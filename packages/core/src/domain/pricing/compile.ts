@@ -7,8 +7,8 @@ import { issueToFieldErrors } from "../schema-issues.js"
  * Compiles an Effect schema into a fast validating decoder that reports every fault as a
  * FieldError.
  *
- * Why: Effect's decoder costs about a microsecond per field, and its JIT is unstable API, so
- * a 2,000-row price list takes 10–20 ms against a 5 ms budget. This walker reads the schema's AST and
+ * Why: Effect's decoder is too slow for large documents (its per-field cost puts a 2,000-row price
+ * list far over the 5 ms validation target; bench/RESULTS.md), and its JIT is unstable API. This walker reads the schema's AST and
  * reuses its checks (`Filter.run`) and its issue types, so the schema stays the single source of
  * truth and faults come out exactly as `issueToFieldErrors` renders Effect's own issues. An
  * agreement property test holds the two decoders to the same verdict, output and faults on JSON input.

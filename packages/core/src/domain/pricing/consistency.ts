@@ -12,11 +12,11 @@ import { forEachBasePricingRow, forEachPriceList, forEachPriceListRow, priceList
  *    list may set `letter_pricing_method` and no price-list row may set `letter_price` or
  *    `price_per_letter`.
  * 2. Per-line base prices: an object keyed by line needs a line count to pick from, which only
- *    fixed-width (`simple_letter`) pricing has; the spec gives `base_price` as "a plain number for
+ *    fixed-width (`simple_letter`) pricing has; the API documents `base_price` as "a plain number for
  *    material length and frame fit". So `advanced_letter` and `frame_fit` may not use a per-line
  *    `base_price` (base-pricing rows and price-list rows). A plain number stays valid on
  *    `simple_letter`: it is the degenerate per-line price, the same for every line count.
- * `price_per_sq_cm` is allowed on every model: the spec lists it among the members of any price-list
+ * `price_per_sq_cm` is allowed on every model: the API documents it among the members of any price-list
  *    row, and letter signs are priced by area too (backing sheets); refusing it would tighten the
  *    contract without a rule to point to.
  *

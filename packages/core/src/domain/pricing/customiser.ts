@@ -4,7 +4,7 @@ import { Integer } from "./fields.js"
 import { formatTimestampV2, formatTimestampV3 } from "../timestamp.js"
 
 /**
- * The customiser resource in both generations. The spec leaves the v3 fields "not shown"; this is
+ * The customiser resource in both generations. The service's documentation leaves the v3 fields "not shown"; this is
  * the v2 record with v3 conventions (integer `id`, `object` discriminator, canonical spellings,
  * millisecond timestamps). Enum members are strings, not literal unions: stored values newer than
  * this code are passed through unchanged.

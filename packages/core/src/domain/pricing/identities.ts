@@ -13,7 +13,7 @@ import {
 import type { PriceListV3, SizeV3 } from "./schema-v3.js"
 
 /**
- * Pricing identities (operating contract 5.2). The server gives every size (`size_id`) and every
+ * Pricing identities (docs/pricing-ids.md). The server gives every size (`size_id`) and every
  * price list (`price_list_id`, v2 `pricing_id`) written without one a positive integer id, drawn
  * from one counter per customiser that only grows, so an id is never reused after its element is
  * deleted. An element written with the id it was read with keeps it; an id the stored document

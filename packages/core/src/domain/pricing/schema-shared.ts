@@ -16,7 +16,7 @@ import {
 
 /**
  * Parts of the pricing document whose field names and spellings are identical on v2 and v3.
- * Members the spec does not mark required are optional; members it marks nullable also accept null.
+ * Members the API does not document as required are optional; members documented nullable also accept null.
  */
 
 /** Size fields other than the two enum fields whose names or spellings differ between generations. */

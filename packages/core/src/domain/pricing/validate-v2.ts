@@ -9,7 +9,7 @@ import { type ReadOnlyMember, checkReadOnly, isInteger, isStringOrNull } from ".
 import { PricingPutBodyV2, type PricingWriteDocumentV2 } from "./schema-v2.js"
 import { type PricingValidation, type StoredPricingContext, settle } from "./validation.js"
 
-// v2 bodies keep ignoring unknown members: their behaviour is frozen (operating contract 5.1).
+// v2 bodies keep ignoring unknown members: their behaviour is frozen (docs/input-handling.md).
 const decode = compileDecoder(PricingPutBodyV2)
 
 const BASE_PATH = ["pricing"] as const

@@ -9,7 +9,7 @@ import { type ReadOnlyMember, checkReadOnly, isInteger, isString } from "./read-
 import { PRICING_OBJECT, PricingDocumentV3 } from "./schema-v3.js"
 import { type PricingValidation, type StoredPricingContext, settle } from "./validation.js"
 
-// Members the contract does not define are refused (operating contract 5.1): dropping a misspelt
+// Members the API does not define are refused (docs/input-handling.md): dropping a misspelt
 // `price_lists` would otherwise delete every price list.
 const decode = compileDecoder(PricingDocumentV3, { onExcessProperty: "error" })
 

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 
 /**
  * v2 `value_units`: constant, informational content. v3 dropped it (amounts are minor units of
- * `currency`, rates are major units per cm). The spec only says `price_per_sq_cm` is "a
+ * `currency`, rates are major units per cm). The API documentation only says `price_per_sq_cm` is "a
  * currency-or-weight unit per square cm"; `currency_or_weight_units_per_sq_cm` is our spelling of it.
  */
 export const VALUE_UNITS_V2 = {

@@ -55,7 +55,7 @@ export const decidePricingPutV3 = (body: unknown, current: CurrentPricing): Pric
  * members of the patched document, which are the members the patch touched or left in place.
  *
  * A `null` for a member the document lacks removes nothing, so the merge drops it; but a member
- * the contract does not define is refused like any other (operating contract 5.1: a misspelt
+ * the API does not define is refused like any other (docs/input-handling.md: a misspelt
  * `sheet_pricng: null` must not answer 200 while `sheet_pricing` stays). The patched document is
  * checked once more with those nulls kept (only when there are some), and only its
  * `unknown_field` faults are taken.

@@ -25,7 +25,7 @@ export interface FormSubmissionRecord {
   readonly createdAt: Date
 }
 
-/** Body of a `form:submitted` delivery (service spec, "Webhook payloads"). */
+/** Body of a `form:submitted` delivery (docs/webhooks.md, quotes). */
 export interface FormSubmittedPayload {
   readonly form_submission: {
     readonly submission_number: number
@@ -54,7 +54,7 @@ export interface FormSubmittedPayload {
  * Builds the `form:submitted` body. The service keeps no separate form designer, so the form is
  * the customiser's: its name is the label, its timestamps the form's, and the texts the form
  * designer would hold (description, notification email, subject) are empty strings, never null,
- * so receivers typing them as strings keep working. The payload carries no stable id (spec):
+ * so receivers typing them as strings keep working. The payload carries no stable id, as documented (docs/webhooks.md):
  * consumers deduplicate on the quote id of `GET /api/v3/quotes`.
  */
 export const formSubmittedPayload = (submission: FormSubmissionRecord): FormSubmittedPayload => ({

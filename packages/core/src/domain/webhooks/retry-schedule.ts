@@ -1,5 +1,5 @@
 /**
- * When a failed delivery is tried again (operating contract §4: exponential backoff with jitter,
+ * When a failed delivery is tried again (docs/webhooks.md: exponential backoff with jitter,
  * at least 8 attempts over at least 24 hours).
  *
  * After the n-th failed attempt the next one waits a random time drawn uniformly from

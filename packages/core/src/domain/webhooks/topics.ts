@@ -7,7 +7,7 @@ import {
 } from "../orders/webhook-payloads.js"
 import { formSubmittedPayload } from "./form-submission.js"
 
-/** Every topic a subscription can choose (service spec, "Events"). */
+/** Every topic a subscription can choose (docs/webhooks.md). */
 export const WEBHOOK_TOPICS = ["product:created", "order:created", "form:submitted"] as const
 
 /** A topic a subscription can choose. */

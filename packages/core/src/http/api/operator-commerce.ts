@@ -44,7 +44,7 @@ export const ImportedProductInput = Schema.Struct({
   legacy: Schema.optionalKey(Schema.Boolean)
 })
 
-/** Operator API: integrations and historical imports (operating contract §2). */
+/** Operator API: integrations and historical imports (docs/commerce.md). */
 export class OperatorCommerceApi extends HttpApiGroup.make("operatorCommerce")
   .add(
     HttpApiEndpoint.post("createIntegration", "/stores/:store_id/integrations", {

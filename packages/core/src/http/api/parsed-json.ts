@@ -9,7 +9,7 @@ const DOCUMENTED_AS = "signcraft/documentedAs"
  * model consistency) and it reports every fault of a document in one answer. `Schema.Unknown`
  * would not do: its JSON codec checks that the whole body is a JSON value, so a number
  * JSON.parse turned into ±Infinity (`1e400`) was refused with one fault at the root. Passed on,
- * the number reaches the validator, which names its field (operating contract 5.1).
+ * the number reaches the validator, which names its field (docs/input-handling.md).
  *
  * `documentedAs` is the schema that validator enforces (the compiled validators are held equal
  * to it by property tests); the OpenAPI document shows it as the body under `identifier`.

@@ -8,7 +8,7 @@ import { ResourceIdParam } from "../resource-id.js"
 import { STOREFRONT_WRITE_BYTES, withinByteBudget } from "./byte-budget.js"
 
 
-/** Caps of an anonymous design (issue 11): it is stored and sent to the integrator. */
+/** Caps of an anonymous design (docs/input-handling.md): it is stored and sent to the integrator. */
 export const FINISHED_DESIGN_CAPS = { title: 500, description: 10_000, customisations: 100, label: 200, value: 2_000, url: 2_048 } as const
 
 const capped = <S extends Schema.Top & { readonly Type: string }>(schema: S, max: number) => schema.check(Schema.isMaxLength(max))

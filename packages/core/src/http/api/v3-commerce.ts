@@ -13,7 +13,7 @@ import { ResourceIdParam } from "../resource-id.js"
 const IdempotencyHeaders = { "idempotency-key": Schema.optionalKey(Schema.String) }
 
 
-/** v3 products and orders: writes, and reading back what was written (operating contract §5.5). */
+/** v3 products and orders: writes, and reading back what was written (docs/commerce.md). */
 export class V3CommerceApi extends HttpApiGroup.make("v3Commerce")
   .add(
     HttpApiEndpoint.post("createProduct", "/customisers/:customiser_id/products", {

@@ -51,7 +51,7 @@ export const declaredOperations = (): ReadonlyArray<DeclaredOperation> => {
   return operations
 }
 
-/** Where each deprecated operation's callers go (service spec, "Previous generation": replacement map). */
+/** Where each deprecated operation's callers go (docs/api.md, deprecation). */
 export const REPLACEMENTS: Readonly<Record<string, { readonly operation: string; readonly note: string }>> = {
   "POST /api/v2/orders": {
     operation: "POST /api/v3/orders",
@@ -110,7 +110,7 @@ const ENUMS = [
 ] as const
 
 /**
- * Field translations from the previous generation to v3 (service spec, Versioning rule 8). The
+ * Field translations from the previous generation to v3 (docs/api.md, generations). The
  * translators in domain/orders and domain/pricing implement them; this is their reader's map, and
  * its rows that are plain paths are checked against the translators (test/http/docs-pages.test.ts).
  */

@@ -21,7 +21,7 @@ import { OUTBOUND_TIMEOUT_MS as DELIVERY_TIMEOUT_MS, USER_AGENT as DELIVERY_USER
 import { code, docPage, escapeHtml, pre, prose } from "./pages.js"
 
 
-/** What each topic's receiver answers with 200 (service spec, "Endpoints called on the integrator's side"). */
+/** What each topic's receiver answers with 200 (docs/webhooks.md, docs/commerce.md). */
 const ANSWERS: Readonly<Record<WebhookTopic, string>> = {
   "product:created": `{"external_id": "<your product id>"}`,
   "order:created": `{"ok": true}`,

@@ -12,7 +12,7 @@ export interface IdPageRequest {
 }
 
 /**
- * Serves one page of a collection ordered by integer id (contract §4): reads `limit` and
+ * Serves one page of a collection ordered by integer id (docs/api.md, paging): reads `limit` and
  * `cursor` (bound to `scope`, signed with the deployment's cursor `key`), fetches the rows after the cursor's id, and answers the
  * collection envelope with `links.next` while more follow. A cursor whose position is not an id
  * we could have issued is refused like any foreign cursor, never handed to the database.

@@ -37,8 +37,8 @@ export const makeHeldKeyChecks = (
   const isDiagnostic = (principal: ApiKeyPrincipal, diagnosticHeader: string | undefined) =>
     settings.environment !== "production" && principal.mode === "test" && diagnosticHeader?.toLowerCase() === "true"
 
-  // Every v3 answer to a known key tells what is left of its quota (operating contract 5.4,
-  // the IETF httpapi RateLimit header fields draft), errors included.
+  // Every v3 answer to a known key tells what is left of its quota (docs/rate-limits.md, in the
+  // fields of the IETF httpapi RateLimit header fields draft), errors included.
   const policy = `"key";q=${settings.rateLimitPerKeyPerMinute};w=60`
   /** Puts the key's quota headers on the request's answer (v3 only). */
   const announceQuota = (info: RequestInfo, principal: ApiKeyPrincipal, now: number): void => {

@@ -60,7 +60,7 @@ const clientHeading = (client: ClientDisplay) =>
         ? ""
         : `<p class="note">Unverified: this app registered itself, and ${SERVICE_NAME} has not checked who runs it or whether its name is true. Continue only if you started this connection and trust the app.</p>`))
 
-/** The sign-in form: `Email`, `Password`, `Sign in` (operating contract §4). */
+/** The sign-in form: `Email`, `Password`, `Sign in`, the labels docs/agent.md tells people to look for. */
 export const signInPage = (client: ClientDisplay, state: FormState, error?: string): string =>
   page(
     `Sign in to ${SERVICE_NAME}`,

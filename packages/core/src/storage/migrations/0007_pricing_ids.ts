@@ -5,7 +5,7 @@ import { restorePricingIds } from "../../domain/pricing/identities.js"
 import { decodeRows, JsonColumn, jsonParam, RowId, StoredDocument } from "../rows.js"
 
 /**
- * Pricing identities (operating contract 5.2). `pricing_last_id` is the customiser's id counter:
+ * Pricing identities (docs/pricing-ids.md). `pricing_last_id` is the customiser's id counter:
  * the last id given to one of its sizes or price lists. It lives on the customiser row, so a write
  * draws ids under the row lock it already holds, and it only grows, so no id is reused after its
  * element is deleted. `bigint`, because ids stored before this migration were chosen by clients.

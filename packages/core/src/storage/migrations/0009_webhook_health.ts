@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
 /**
- * Webhook endpoint health and secret rotation (issue 11): since when a subscription's deliveries
+ * Webhook endpoint health and secret rotation (docs/webhooks.md): since when a subscription's deliveries
  * have been failing (it is disabled after five days of it), and the secret it had before its
  * last rotation, with the end of the overlap during which deliveries are signed with both.
  */

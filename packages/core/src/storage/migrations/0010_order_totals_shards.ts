@@ -5,7 +5,7 @@ import { SqlClient } from "effect/sql"
 export const ORDER_TOTAL_SHARDS = 16
 
 /**
- * The daily rollup without a hot row (issue 15). With one row per Store, day and currency, every
+ * The daily rollup without a hot row (docs/group-commit.md). With one row per Store, day and currency, every
  * order of a Store locked the same row from its write until its commit, so a Store's concurrent
  * order writes queued behind each other's commits. Now an order written alone (the API's order
  * write) is counted in one of {@link ORDER_TOTAL_SHARDS} rows, chosen by its id, so concurrent

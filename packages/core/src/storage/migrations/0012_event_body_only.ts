@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
 /**
- * One copy of an event's payload, and no compression of what cannot shrink (issue 15, order
+ * One copy of an event's payload, and no compression of what cannot shrink (docs/group-commit.md, order
  * writes).
  *
  * - An event kept its payload twice: `body`, the exact text enqueued (what deliveries send), and

@@ -17,10 +17,11 @@ vi.mock("@signcraft/core", async (importOriginal) => {
   }
 })
 
-// The README's Next.js route module, exactly as written: the ```ts block that starts with its comment.
-const readmeNextSnippet = (): string => {
-  const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8")
-  const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? "")
+// The Next.js route module of docs/embedding.md, exactly as written: the ```ts block that starts
+// with its comment.
+const docsNextSnippet = (): string => {
+  const page = readFileSync(new URL("../../../docs/embedding.md", import.meta.url), "utf8")
+  const blocks = [...page.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? "")
   const next = blocks.filter((block) => block.startsWith("// Next.js App Router"))
   expect(next).toHaveLength(1)
   return next[0] ?? ""
@@ -34,7 +35,7 @@ const isRouteModule = (module: unknown): module is RouteModule =>
   typeof module === "object" && module !== null && "GET" in module && typeof module.GET === "function"
 
 // A fresh app directory: `next dev` runs there, so the snippet's default `.data/signcraft` lands in it.
-const appDir = mkdtempSync(join(tmpdir(), "signcraft-readme-next-"))
+const appDir = mkdtempSync(join(tmpdir(), "signcraft-docs-next-"))
 const startDir = process.cwd()
 let route: RouteModule
 
@@ -44,10 +45,10 @@ beforeAll(async () => {
   vi.stubEnv("DATABASE_SCHEMA", undefined)
   const routeFile = join(appDir, "app", "signs", "[...signcraft]", "route.ts")
   mkdirSync(join(routeFile, ".."), { recursive: true })
-  writeFileSync(routeFile, readmeNextSnippet())
+  writeFileSync(routeFile, docsNextSnippet())
   process.chdir(appDir)
   const module: unknown = await import(routeFile)
-  if (!isRouteModule(module)) throw new Error("the README's Next.js snippet exports no GET")
+  if (!isRouteModule(module)) throw new Error("the Next.js snippet of docs/embedding.md exports no GET")
   route = module
 })
 
@@ -61,7 +62,7 @@ afterAll(async () => {
 // Next.js hands the route module the request as the browser sent it, folder and all.
 const get = (path: string) => route.GET(new Request(`http://localhost:3000${path}`))
 
-describe("the README's Next.js route module with BASE_URL unset", () => {
+describe("the Next.js route module of docs/embedding.md with BASE_URL unset", () => {
   it("answers /signs/healthz", async () => {
     const response = await get("/signs/healthz")
     expect(response.status).toBe(200)
