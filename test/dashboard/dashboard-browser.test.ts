@@ -320,6 +320,20 @@ describe.skipIf("skip" in browser).each(databaseVariants())("the merchant dashbo
     await page.getByRole("link", { name: "Last 7 days" }).click()
     expect(await page.locator("svg circle.point").count()).toBe(7)
     await checkPage(page)
+    // Every period's totals are the summary the API answers for it, and its chart has a point per day.
+    for (const period of ["7d", "30d", "90d", "365d"]) {
+      await page.getByRole("navigation", { name: "Period" }).getByRole("link", { name: `Last ${period.replace("d", " days")}` }).click()
+      const answered = (await (await fetch(`${server.url}/api/v3/analytics/summary?period=${period}`, {
+        headers: { authorization: `Bearer ${world.apiKey}` }
+      })).json()).data as { order_count: number; product_count: number; revenue: ReadonlyArray<{ currency: string; amount: number }> }
+      const shown = await page.locator("dl.totals dd").allTextContents()
+      expect(shown, period).toEqual([
+        String(answered.order_count),
+        String(answered.product_count),
+        ...answered.revenue.map((r) => new Intl.NumberFormat("en", { style: "currency", currency: r.currency }).format(r.amount / 100))
+      ])
+      expect(await page.locator("svg circle.point").count(), period).toBe(Number.parseInt(period, 10))
+    }
     await page.close()
   })
 
