@@ -101,14 +101,18 @@ export const deliveryRowView = (delivery: DeliveryRecord): DeliveryRowView => ({
   trigger: delivery.attempts.at(-1)?.trigger ?? delivery.trigger,
   created: readableInstant(delivery.createdAt),
   nextAttempt: delivery.nextAttemptAt === null ? null : readableInstant(delivery.nextAttemptAt),
-  attempts: delivery.attempts.map((attempt) => ({
-    number: attempt.attemptNumber,
-    started: readableInstant(attempt.startedAt),
-    durationMs: attempt.durationMs,
-    outcome: attempt.responseStatus === null ? "No answer" : `HTTP ${attempt.responseStatus}`,
-    succeeded: attempt.responseStatus !== null && attempt.responseStatus >= 200 && attempt.responseStatus < 300,
-    responseExcerpt: attempt.responseExcerpt,
-    error: attempt.error,
-    trigger: attempt.trigger
-  }))
+  attempts: delivery.attempts.map((attempt) => {
+    const outcome = attempt.responseStatus === null ? "No answer" : `HTTP ${attempt.responseStatus}`
+    return {
+      number: attempt.attemptNumber,
+      started: readableInstant(attempt.startedAt),
+      durationMs: attempt.durationMs,
+      outcome,
+      succeeded: attempt.responseStatus !== null && attempt.responseStatus >= 200 && attempt.responseStatus < 300,
+      responseExcerpt: attempt.responseExcerpt,
+      // An error that only repeats the status says nothing the outcome does not.
+      error: attempt.error === outcome ? null : attempt.error,
+      trigger: attempt.trigger
+    }
+  })
 })
