@@ -47,7 +47,16 @@ try {
   await page.getByRole("checkbox", { name: /store:read/ }).check()
   await page.getByRole("button", { name: "Create key" }).click()
   await shoot("keys")
-  await page.goto(`${store}/webhooks/${world.subscriptionId}`)
+  // The failed delivery, resent from its page: the shot shows both attempts, the receiver's 500
+  // with its answer and the resend's 200.
+  const subscription = `${store}/webhooks/${world.subscriptionId}`
+  await page.goto(subscription)
+  await page.getByRole("row").filter({ hasText: "HTTP 500" }).getByRole("button", { name: /Resend/ }).click()
+  await receiver.waitFor((received) => received.length === 2)
+  for (let look = 0; (await page.getByRole("row").filter({ hasText: "HTTP 200" }).count()) === 0; look++) {
+    if (look === 100) throw new Error("the resent attempt never showed on the subscription's page")
+    await page.goto(subscription)
+  }
   await shoot("webhook-deliveries")
   await page.goto(`${store}/agents`)
   await shoot("agents")

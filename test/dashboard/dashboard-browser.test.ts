@@ -3,7 +3,11 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { BrowserContext, Page } from "playwright-core"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { sampleEventPayload } from "../../packages/core/src/domain/webhooks/topics.js"
+import { signPayload } from "../../packages/core/src/domain/webhooks/signature.js"
+import { Outbox } from "../../packages/core/src/services/outbox.js"
 import { OPERATOR_TOKEN } from "../support/app.js"
 import { browserLeg, CHROMIUM_FLAGS } from "../support/chromium.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
@@ -85,6 +89,15 @@ describe.skipIf("skip" in browser).each(databaseVariants())("the merchant dashbo
     await page.setViewportSize({ width: 1440, height: 900 })
     expect(await page.evaluate(() => (window as unknown as { cspViolations: Array<string> }).cspViolations), page.url()).toEqual([])
   }
+  // The browser's session, signing in when the profile holds none yet.
+  const signIn = async (page: Page) => {
+    await page.goto(`${server.url}/dashboard`)
+    if ((await page.getByLabel("Password").count()) === 0) return
+    await page.getByLabel("Email").fill(world.email)
+    await page.getByLabel("Password").fill(world.password)
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await page.getByRole("link", { name: /Northwind Signs/ }).waitFor()
+  }
   const section = (page: Page, name: string) => page.getByRole("navigation", { name: "Northwind Signs" }).getByRole("link", { name })
 
   it("signs in by keyboard, then creates a key, uses it and revokes it, with JavaScript off", async () => {
@@ -150,7 +163,109 @@ describe.skipIf("skip" in browser).each(databaseVariants())("the merchant dashbo
       return page.getByRole("row").filter({ hasText: "HTTP 200" }).count()
     }).toBe(1)
     expect(receiver.received[1]?.headers["x-webhook-id"]).toBe(receiver.received[0]?.headers["x-webhook-id"])
+    // One delivery, now with two attempts: the scheduled one that failed, with the receiver's
+    // answer, and the resend (trigger manual) that got through.
+    const resent = page.getByRole("row").filter({ hasText: "HTTP 200" })
+    const attempts = resent.getByRole("listitem")
+    expect(await attempts.count()).toBe(2)
+    expect(await attempts.nth(0).textContent()).toMatch(/HTTP 500\s*scheduled,[\s\S]*\{"error":"nope"\}/)
+    expect(await attempts.nth(1).textContent()).toMatch(/HTTP 200\s*manual,/)
+    expect(await resent.getByRole("cell").nth(2).textContent()).toBe("manual")
     await page.close()
+  })
+
+  it("shows why a receiver's subscription was disabled, sends it a test event, recovers since a time, rotates its secret and re-enables it", async () => {
+    // A receiver that answered 410 Gone until it is back up.
+    let up = false
+    const back = await startReceiver(() => (up ? 200 : 410))
+    try {
+      const subscription = await fetch(`${server.url}/api/v3/webhook-subscriptions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${world.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ topic: "form:submitted", url: back.url("/forms") })
+      })
+      const subscriptionId = (await subscription.json()).data.id as number
+      const status = async () =>
+        (await (await fetch(`${server.url}/api/v3/webhook-subscriptions/${subscriptionId}`, {
+          headers: { authorization: `Bearer ${world.apiKey}` }
+        })).json()).data as { status: string; disabled_reason: string | null }
+      // The window starts a minute before the subscription, on a whole minute as the form sends it.
+      const since = new Date(Math.floor((Date.now() - 60_000) / 60_000) * 60_000).toISOString().slice(0, 16)
+      await server.run(Effect.gen(function*() {
+        yield* (yield* Outbox).enqueue(world.storeId, "form:submitted", sampleEventPayload("form:submitted"))
+      }))
+      await back.waitFor((received) => received.length === 1)
+      await expect.poll(status, { timeout: 20_000 }).toEqual(expect.objectContaining({ status: "disabled", disabled_reason: "gone" }))
+      const firstId = back.received[0]?.headers["x-webhook-id"]
+
+      const page = await context.newPage()
+      await watchPolicy(page)
+      await signIn(page)
+      await page.goto(`${server.url}/dashboard/stores/${world.storeId}/webhooks`)
+      const row = page.getByRole("row", { name: /form:submitted/ })
+      expect(await row.textContent()).toContain("Disabled (gone)")
+      await row.getByRole("link", { name: /Deliveries/ }).click()
+      const subscriptionUrl = page.url()
+      expect(await page.getByRole("main").textContent()).toContain("Deliveries are stopped: the receiver answered 410 Gone")
+      const gone = page.getByRole("row").filter({ hasText: "HTTP 410" })
+      expect(await gone.count()).toBe(1)
+      expect(await gone.textContent()).toContain(`{"error":"nope"}`)
+      await checkPage(page)
+
+      // A test event reaches the receiver, which is back, though the subscription is still disabled.
+      up = true
+      await page.getByRole("button", { name: "Send a test event" }).click()
+      await expect.poll(() => page.getByRole("status").textContent()).toContain("webhook:test event was queued")
+      await back.waitFor((received) => received.length === 2)
+      await expect.poll(async () => {
+        await page.goto(subscriptionUrl)
+        return page.getByRole("row").filter({ hasText: "webhook:test" }).filter({ hasText: "HTTP 200" }).count()
+      }, { timeout: 20_000 }).toBe(1)
+
+      // Recovery since a time: the event it missed goes again, with its own webhook id.
+      await page.getByLabel("Since (UTC)").fill(since)
+      await page.getByRole("button", { name: "Recover events" }).click()
+      await expect.poll(() => page.getByRole("status").textContent()).toContain("1 event was queued again")
+      await back.waitFor((received) => received.length === 3)
+      expect(back.received[2]?.headers["x-webhook-id"]).toBe(firstId)
+      const recovered = page.getByRole("row").filter({ hasText: "form:submitted" })
+      await expect.poll(async () => {
+        await page.goto(subscriptionUrl)
+        return recovered.filter({ hasText: "HTTP 200" }).count()
+      }, { timeout: 20_000 }).toBe(1)
+      expect(await recovered.getByRole("cell").nth(2).textContent()).toBe("recovery")
+      // Nothing is left to recover in that window now.
+      await page.getByLabel("Since (UTC)").fill(since)
+      await page.getByRole("button", { name: "Recover events" }).click()
+      await expect.poll(() => page.getByRole("status").textContent()).toContain("Nothing to recover")
+
+      // A new secret, shown once, with the end of the 24-hour overlap; deliveries carry both signatures.
+      const rotatedFrom = Date.now()
+      await page.getByRole("button", { name: "Rotate secret" }).click()
+      const secret = await page.getByRole("textbox", { name: "New signing secret" }).inputValue()
+      const rotatedBy = Date.now()
+      expect(secret.length).toBeGreaterThan(20)
+      const overlap = /Until (\d{1,2} \w{3} \d{4}), (\d{2}:\d{2}) UTC/.exec((await page.getByRole("main").textContent()) ?? "")
+      const overlapEnds = Date.parse(`${overlap?.[1]} ${overlap?.[2]} UTC`)
+      expect(overlapEnds).toBeGreaterThan(rotatedFrom + 86_400_000 - 60_000)
+      expect(overlapEnds).toBeLessThanOrEqual(rotatedBy + 86_400_000)
+      await checkPage(page)
+      await page.goto(subscriptionUrl)
+      await page.getByRole("button", { name: "Send a test event" }).click()
+      await back.waitFor((received) => received.length === 4)
+      const signed = back.received[3]
+      expect(signed?.headers["x-webhook-signature-next"]).toBe(
+        signPayload(secret, Number(signed?.headers["x-webhook-timestamp"]), signed?.rawBody ?? Buffer.alloc(0))
+      )
+
+      await page.getByRole("button", { name: "Re-enable" }).click()
+      await expect.poll(() => page.getByRole("status").textContent()).toContain("active again")
+      expect(await page.getByRole("button", { name: "Re-enable" }).count()).toBe(0)
+      expect(await status()).toEqual(expect.objectContaining({ status: "active", disabled_reason: null }))
+      await page.close()
+    } finally {
+      await back.close()
+    }
   })
 
   it("revokes a connected agent", async () => {
@@ -205,6 +320,20 @@ describe.skipIf("skip" in browser).each(databaseVariants())("the merchant dashbo
     await page.getByRole("link", { name: "Last 7 days" }).click()
     expect(await page.locator("svg circle.point").count()).toBe(7)
     await checkPage(page)
+    // Every period's totals are the summary the API answers for it, and its chart has a point per day.
+    for (const period of ["7d", "30d", "90d", "365d"]) {
+      await page.getByRole("navigation", { name: "Period" }).getByRole("link", { name: `Last ${period.replace("d", " days")}` }).click()
+      const answered = (await (await fetch(`${server.url}/api/v3/analytics/summary?period=${period}`, {
+        headers: { authorization: `Bearer ${world.apiKey}` }
+      })).json()).data as { order_count: number; product_count: number; revenue: ReadonlyArray<{ currency: string; amount: number }> }
+      const shown = await page.locator("dl.totals dd").allTextContents()
+      expect(shown, period).toEqual([
+        String(answered.order_count),
+        String(answered.product_count),
+        ...answered.revenue.map((r) => new Intl.NumberFormat("en", { style: "currency", currency: r.currency }).format(r.amount / 100))
+      ])
+      expect(await page.locator("svg circle.point").count(), period).toBe(Number.parseInt(period, 10))
+    }
     await page.close()
   })
 

@@ -168,6 +168,65 @@ describe.each(databaseVariants())("the merchant dashboard through the real handl
     expect(textOf(held.html)).toContain("Too many failed sign-ins.")
   })
 
+  it("recovers only a real window, sends a test event, and resends only the Store's own events", async () => {
+    const mine = await seedMerchant(app, "Kilo")
+    const theirs = await seedMerchant(app, "Lima")
+    const subscribe = async (storeId: number) => {
+      const key = (await app.operator("POST", `/stores/${storeId}/api-keys`, { mode: "test", scopes: ["webhooks:write"] })).body.key as string
+      const created = await app.call("POST", "/api/v3/webhook-subscriptions", { key, body: { topic: "order:created", url: "http://127.0.0.1:9/hook" } })
+      expect(created.status).toBe(201)
+      return created.body.data.id as number
+    }
+    const mySubscription = await subscribe(mine.storeId)
+    const theirSubscription = await subscribe(theirs.storeId)
+    const browser = dashboardClient(app)
+    await browser.signIn(mine.email, mine.password)
+    const page = `/dashboard/stores/${mine.storeId}/webhooks/${mySubscription}`
+    const token = csrfOf((await browser.get(page)).html)
+
+    for (
+      const [fields, fault] of [
+        [{ since: "2026-11-21T14:00", until: "2026-11-21T14:00" }, /until\s*: Must be later than since\./],
+        [{ since: "2026-11-21T14:00", until: "2026-11-20T09:30" }, /until\s*: Must be later than since\./],
+        [{ since: "2026-02-30T10:00" }, /since\s*: Not a real date and time\./],
+        [{ since: "2026-11-21T14:00", until: "soon" }, /until\s*: Not a date and time such as/],
+        [{ since: "yesterday" }, /since\s*: Must be a date and time such as/],
+        [{}, /since\s*:/]
+      ] as const
+    ) {
+      const refused = await browser.post(`${page}/recover`, { csrf_token: token, ...fields })
+      expect(refused.status, JSON.stringify(fields)).toBe(422)
+      expect(textOf(refused.html), JSON.stringify(fields)).toMatch(fault)
+    }
+    const forged = await browser.post(`${page}/recover`, { csrf_token: "sc_csrf_forged", since: "2026-11-21T14:00" })
+    expect(forged.status).toBe(400)
+
+    // A window with nothing missed: the answer says so, rather than a count of nothing.
+    const nothing = await browser.post(`${page}/recover`, { csrf_token: token, since: "2020-01-01T00:00", until: "" })
+    expect(nothing.status).toBe(200)
+    expect(textOf(nothing.html)).toContain("Nothing to recover")
+    // Another company's subscription is not found under this Store, whatever the form says.
+    const foreign = await browser.post(`/dashboard/stores/${mine.storeId}/webhooks/${theirSubscription}/recover`, { csrf_token: token, since: "2020-01-01T00:00" })
+    expect(foreign.status).toBe(404)
+
+    const tested = await browser.post(`${page}/test`, { csrf_token: token })
+    expect(tested.status).toBe(303)
+    expect(tested.headers.get("location")).toBe(`${page}?done=tested`)
+    const listed = await browser.get(`${page}?done=tested`)
+    expect(textOf(listed.html)).toContain("A webhook:test event was queued for this endpoint only")
+    expect(textOf(listed.html)).toMatch(/webhook:test, .* UTC pending manual/)
+    expect((await browser.post(`/dashboard/stores/${mine.storeId}/webhooks/${theirSubscription}/test`, { csrf_token: token })).status).toBe(404)
+
+    // Resend names an event: the test event's resend is accepted, an unknown or malformed one is not found.
+    const eventId = /\/events\/(\d+)\/resend/.exec(listed.html)?.[1]
+    expect(eventId).toBeDefined()
+    expect((await browser.post(`${page}/events/${eventId}/resend`, { csrf_token: token })).headers.get("location")).toBe(`${page}?done=resent`)
+    expect((await browser.post(`${page}/events/${eventId}/resend`, { csrf_token: token })).status).toBe(303)
+    expect((await browser.post(`/dashboard/stores/${mine.storeId}/webhooks/${theirSubscription}/events/${eventId}/resend`, { csrf_token: token })).status).toBe(404)
+    expect((await browser.post(`${page}/events/2147483647/resend`, { csrf_token: token })).status).toBe(404)
+    expect((await browser.post(`${page}/events/abc/resend`, { csrf_token: token })).status).toBe(404)
+  })
+
   it("answers 405 with Allow for another method on a dashboard path, and never a 5xx for a malformed form", async () => {
     const merchant = await seedMerchant(app, "Hotel")
     const browser = dashboardClient(app)

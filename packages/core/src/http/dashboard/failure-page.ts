@@ -11,7 +11,11 @@ const headings: Readonly<Record<number, string>> = {
 /** A failure of a dashboard request as a page: what went wrong, each faulty field, and a way back. */
 export const dashboardFailurePage = (d: FailureDescription, baseUrl: string): string => {
   const paths = dashboardPaths(baseUrl)
-  const fields = (d.errors ?? []).map((e) => `<li>${escapeHtml(e.detail)}</li>`).join("")
+  // Each fault named by its field, as the form's labels name them.
+  const fields = (d.errors ?? []).map((e) => {
+    const field = e.pointer?.replace(/^\//, "") ?? e.parameter ?? ""
+    return `<li>${field === "" ? "" : `<strong>${escapeHtml(field)}</strong>: `}${escapeHtml(e.detail)}</li>`
+  }).join("")
   const content = `<div class="panel"><p class="alert" role="alert">${escapeHtml(d.detail)}</p>${
     fields === "" ? "" : `<ul>${fields}</ul>`
   }<p><a href="${escapeHtml(paths.root)}">Back to your Stores</a></p></div>`

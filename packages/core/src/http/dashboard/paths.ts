@@ -34,8 +34,8 @@ export const dashboardPaths = (baseUrl: string) => {
     revokeKey: (storeId: number, keyId: number) => `${store(storeId)}/keys/${keyId}/revoke`,
     webhook: (storeId: number, webhookId: number) => `${store(storeId)}/webhooks/${webhookId}`,
     webhookAction: (storeId: number, webhookId: number, action: string) => `${store(storeId)}/webhooks/${webhookId}/${action}`,
-    resendDelivery: (storeId: number, webhookId: number, deliveryId: number) =>
-      `${store(storeId)}/webhooks/${webhookId}/deliveries/${deliveryId}/resend`,
+    resendEvent: (storeId: number, webhookId: number, eventId: number) =>
+      `${store(storeId)}/webhooks/${webhookId}/events/${eventId}/resend`,
     revokeAgent: (storeId: number, grantId: number) => `${store(storeId)}/agents/${grantId}/revoke`,
     /** The migration guide, which the dashboard links to. */
     migrationGuide: `${basePathOf(baseUrl)}/docs/migration`

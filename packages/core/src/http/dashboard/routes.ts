@@ -11,6 +11,7 @@ import type { RateLimiter } from "../../services/rate-limiter.js"
 import type { Settings } from "../../services/settings.js"
 import type { WebhookDeliveries } from "../../services/webhook-deliveries.js"
 import type { WebhookHealth } from "../../services/webhook-health.js"
+import type { WebhookReplay } from "../../services/webhook-replay.js"
 import type { WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
 import { admitClientIp } from "../browser/client-quota.js"
 import type { RouteEntry } from "../route-table.js"
@@ -24,7 +25,7 @@ import { showPricing } from "./pricing.js"
 import { DASHBOARD_PATH } from "./paths.js"
 import { currentPaths, seeOther } from "./respond.js"
 import { openStore, SignInRequired } from "./session.js"
-import { enableWebhook, listWebhooks, resendDelivery, rotateSecret, showWebhook } from "./webhooks.js"
+import { enableWebhook, listWebhooks, recoverEvents, resendEvent, rotateSecret, sendTestEvent, showWebhook } from "./webhooks.js"
 
 /** What the dashboard's handlers use; resolved once, when the routes are built. */
 type DashboardServices =
@@ -39,6 +40,7 @@ type DashboardServices =
   | Settings
   | WebhookDeliveries
   | WebhookHealth
+  | WebhookReplay
   | WebhookSubscriptions
 
 type PageHandler = (
@@ -66,7 +68,9 @@ const routes: ReadonlyArray<RouteEntry & { readonly method: "GET" | "POST"; read
   { method: "GET", path: `${STORE}/webhooks/:webhook_id`, handler: showWebhook },
   { method: "POST", path: `${STORE}/webhooks/:webhook_id/rotate-secret`, handler: rotateSecret },
   { method: "POST", path: `${STORE}/webhooks/:webhook_id/enable`, handler: enableWebhook },
-  { method: "POST", path: `${STORE}/webhooks/:webhook_id/deliveries/:delivery_id/resend`, handler: resendDelivery },
+  { method: "POST", path: `${STORE}/webhooks/:webhook_id/events/:event_id/resend`, handler: resendEvent },
+  { method: "POST", path: `${STORE}/webhooks/:webhook_id/recover`, handler: recoverEvents },
+  { method: "POST", path: `${STORE}/webhooks/:webhook_id/test`, handler: sendTestEvent },
   { method: "GET", path: `${STORE}/agents`, handler: listAgents },
   { method: "GET", path: `${STORE}/agents/:grant_id/revoke`, handler: confirmRevokeAgent },
   { method: "POST", path: `${STORE}/agents/:grant_id/revoke`, handler: revokeAgent },

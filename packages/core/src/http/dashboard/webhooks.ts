@@ -1,11 +1,13 @@
-import { Effect } from "effect"
+import { Effect, Result, type Schema } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { readableInstant } from "../../presenters/dashboard/dates.js"
 import { deliveryRowView, subscriptionRowView } from "../../presenters/dashboard/webhooks.js"
 import { WebhookDeliveries } from "../../services/webhook-deliveries.js"
+import { ValidationFailed } from "../../domain/errors.js"
 import { WebhookHealth } from "../../services/webhook-health.js"
+import { WebhookReplay } from "../../services/webhook-replay.js"
 import { MAX_SUBSCRIPTIONS_PER_STORE, WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
-import { ActionForm, readSignedInForm } from "./forms.js"
+import { ActionForm, RecoverForm, readSignedInForm, recoveryWindowOf } from "./forms.js"
 import { htmlPage, pathId, seeOther } from "./respond.js"
 import { noticeOf, openStore } from "./session.js"
 import { type SubscriptionPageExtras, subscriptionView, webhooksView } from "./views/webhooks.js"
@@ -14,9 +16,16 @@ import { type SubscriptionPageExtras, subscriptionView, webhooksView } from "./v
 const DELIVERIES_SHOWN = 50
 
 const NOTICES = {
-  resent: "The delivery was queued again; it goes out within moments.",
+  resent: "The event was queued again with the same webhook id; it goes out within moments.",
+  tested: "A webhook:test event was queued for this endpoint only; its attempt shows below within moments.",
   enabled: "The subscription is active again: new events are delivered to it."
 } as const
+
+// How a recovery's answer reads: how many events it queued, or why there was nothing to queue.
+const recoveredNotice = (count: number): string =>
+  count === 0
+    ? "Nothing to recover: every event of that window was delivered already or is being sent right now."
+    : `${count} event${count === 1 ? " was" : "s were"} queued again, to be sent one at a time in the order they were created.`
 
 const subscriptionId = pathId("webhook_id", "webhook subscription")
 
@@ -48,13 +57,16 @@ export const showWebhook = (request: HttpServerRequest.HttpServerRequest) =>
     return yield* subscriptionPage(opened, yield* subscriptionId, { notice: noticeOf(request, NOTICES) })
   })
 
-// A signed-in action on one subscription, after its anti-forgery token is checked.
-const subscriptionAction = (request: HttpServerRequest.HttpServerRequest) =>
+// A signed-in form on one subscription, after its anti-forgery token is checked.
+const subscriptionForm = <S extends Schema.Codec<unknown, unknown>>(request: HttpServerRequest.HttpServerRequest, schema: S) =>
   Effect.gen(function*() {
     const opened = yield* openStore(request, "webhooks")
-    yield* readSignedInForm(request, ActionForm, opened.viewer)
-    return { opened, id: yield* subscriptionId }
+    const form = yield* readSignedInForm(request, schema, opened.viewer)
+    return { opened, id: yield* subscriptionId, form }
   })
+
+// A signed-in action on one subscription that posts nothing but its token.
+const subscriptionAction = (request: HttpServerRequest.HttpServerRequest) => subscriptionForm(request, ActionForm)
 
 /** POST …/webhooks/:webhook_id/rotate-secret: a new signing secret, shown once, with the old one's overlap. */
 export const rotateSecret = (request: HttpServerRequest.HttpServerRequest) =>
@@ -74,11 +86,28 @@ export const enableWebhook = (request: HttpServerRequest.HttpServerRequest) =>
     return seeOther(`${opened.paths.webhook(opened.store.id, id)}?done=enabled`)
   })
 
-/** POST …/webhooks/:webhook_id/deliveries/:delivery_id/resend: sends the delivery's event again now. */
-export const resendDelivery = (request: HttpServerRequest.HttpServerRequest) =>
+/** POST …/webhooks/:webhook_id/events/:event_id/resend: one more attempt of the event to this subscription, as the API's resend. */
+export const resendEvent = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
     const { opened, id } = yield* subscriptionAction(request)
-    const deliveryId = yield* pathId("delivery_id", "webhook delivery")
-    yield* (yield* WebhookDeliveries).redeliver(opened.store.id, id, deliveryId)
+    yield* (yield* WebhookReplay).resend(opened.store.id, id, yield* pathId("event_id", "event"))
     return seeOther(`${opened.paths.webhook(opened.store.id, id)}?done=resent`)
+  })
+
+/** POST …/webhooks/:webhook_id/recover: every event the subscription missed in a window, queued again; the page says how many. */
+export const recoverEvents = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    const { opened, id, form } = yield* subscriptionForm(request, RecoverForm)
+    const window = recoveryWindowOf(form)
+    if (Result.isFailure(window)) return yield* new ValidationFailed({ errors: window.failure })
+    const recovered = yield* (yield* WebhookReplay).recover(opened.store.id, id, window.success)
+    return yield* subscriptionPage(opened, id, { notice: recoveredNotice(recovered) })
+  })
+
+/** POST …/webhooks/:webhook_id/test: a webhook:test event delivered to this subscription only. */
+export const sendTestEvent = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    const { opened, id } = yield* subscriptionAction(request)
+    yield* (yield* WebhookReplay).sendTest(opened.store.id, id)
+    return seeOther(`${opened.paths.webhook(opened.store.id, id)}?done=tested`)
   })

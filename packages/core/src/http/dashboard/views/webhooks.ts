@@ -50,9 +50,11 @@ const attemptsList = (delivery: DeliveryRowView): string =>
     ? `<span class="muted">Not attempted yet</span>`
     : `<ol class="attempts">${
       delivery.attempts.map((a) =>
-        `<li>${badge(a.succeeded ? "ok" : "bad", a.outcome)} <span class="muted">${escapeHtml(a.started)}, ${a.durationMs} ms</span>${
-          a.error === null ? "" : `<code class="excerpt">${escapeHtml(a.error)}</code>`
-        }</li>`
+        `<li>${badge(a.succeeded ? "ok" : "bad", a.outcome)} <span class="muted">${escapeHtml(a.trigger)}, ${escapeHtml(a.started)}, ${a.durationMs} ms</span>${
+          a.responseExcerpt === null || a.responseExcerpt === ""
+            ? ""
+            : `<code class="excerpt">${escapeHtml(a.responseExcerpt)}</code>`
+        }${a.error === null ? "" : `<code class="excerpt">${escapeHtml(a.error)}</code>`}</li>`
       ).join("")
     }</ol>`
 
@@ -65,15 +67,27 @@ const rotatedPanel = (rotated: RotatedSecret): string =>
     escapeHtml(rotated.secret)
   }" data-copy></div></div>`
 
-/**
- * The actions on a subscription. Each is its own small form, so an action added later (send a test
- * event, recover since a time) is one more entry here and one more route.
- */
+/** The actions on a subscription, each its own small form: re-enable (when disabled), a test event, a new secret. */
 const subscriptionActions = (paths: DashboardPaths, viewer: Viewer, storeId: number, subscription: SubscriptionRowView): string => {
   const action = (slug: string, label: string, className = "secondary") =>
     postForm(paths.webhookAction(storeId, subscription.id, slug), viewer, `<button type="submit" class="${className}">${escapeHtml(label)}</button>`, ` class="inline"`)
-  return `<div class="actions">${subscription.disabled ? action("enable", "Re-enable", "") : ""}${action("rotate-secret", "Rotate secret")}</div>`
+  return `<div class="actions">${subscription.disabled ? action("enable", "Re-enable", "") : ""}${action("test", "Send a test event")}${
+    action("rotate-secret", "Rotate secret")
+  }</div>`
 }
+
+// The recovery form: a window in UTC, like every time the dashboard shows.
+const recoverPanel = (paths: DashboardPaths, viewer: Viewer, storeId: number, subscription: SubscriptionRowView): string =>
+  `<section class="panel" aria-labelledby="recover"><h2 id="recover">Recover missed events</h2>
+<p class="muted">Sends again, in the order they were created, every event of this topic created in the window that has no successful delivery to this endpoint yet. Times are UTC.</p>${
+    postForm(
+      paths.webhookAction(storeId, subscription.id, "recover"),
+      viewer,
+      `<label for="since">Since (UTC)</label><input id="since" name="since" type="datetime-local" required>
+<label for="until">Until (UTC, optional: now when empty)</label><input id="until" name="until" type="datetime-local">
+<div class="actions"><button type="submit">Recover events</button></div>`
+    )
+  }</section>`
 
 /** One subscription: its health, its actions and its deliveries with their attempts. */
 export const subscriptionView = (
@@ -89,27 +103,31 @@ export const subscriptionView = (
     `${notice(extras.notice)}${extras.rotated === undefined ? "" : rotatedPanel(extras.rotated)}
 <section class="panel" aria-labelledby="endpoint"><h2 id="endpoint">Endpoint</h2>
 <p class="mono">${escapeHtml(subscription.url)}</p>
-<p>${badge(subscription.health.tone, subscription.health.label)} <span class="muted">${subscription.recentFailures} failed attempt${subscription.recentFailures === 1 ? "" : "s"} in the last 24 hours; last delivered: ${
+${
+      subscription.disabledBecause === null
+        ? ""
+        : `<p class="alert">Deliveries are stopped: ${escapeHtml(subscription.disabledBecause)}. Send a test event to check the receiver is back, then re-enable it.</p>`
+    }<p>${badge(subscription.health.tone, subscription.health.label)} <span class="muted">${subscription.recentFailures} failed attempt${subscription.recentFailures === 1 ? "" : "s"} in the last 24 hours; last delivered: ${
       escapeHtml(subscription.lastDelivered)
     }.</span></p>${subscriptionActions(paths, viewer, store.id, subscription)}</section>
+${recoverPanel(paths, viewer, store.id, subscription)}
 <section class="panel" aria-labelledby="deliveries"><h2 id="deliveries">Deliveries</h2>${
       deliveries.length === 0
         ? `<p class="muted">No event has been sent to this endpoint yet.</p>`
         : cardTable(
           "Newest first. Each delivery keeps its webhook id on every attempt.",
-          ["Event", "Status", "Attempts", "Next attempt", ""],
+          ["Event", "Status", "Trigger", "Attempts", "Next attempt", ""],
           deliveries.map((d) => [
             `<code>${escapeHtml(d.webhookId)}</code><br><span class="muted">${escapeHtml(d.topic)}, ${escapeHtml(d.created)}</span>`,
             badge(d.tone, d.status),
+            escapeHtml(d.trigger),
             attemptsList(d),
             d.nextAttempt === null ? `<span class="muted">None</span>` : escapeHtml(d.nextAttempt),
-            d.resendable
-              ? postForm(
-                paths.resendDelivery(store.id, subscription.id, d.id),
-                viewer,
-                `<button type="submit" class="secondary">Resend<span class="vh"> ${escapeHtml(d.webhookId)}</span></button>`
-              )
-              : ""
+            postForm(
+              paths.resendEvent(store.id, subscription.id, d.eventId),
+              viewer,
+              `<button type="submit" class="secondary">Resend<span class="vh"> ${escapeHtml(d.webhookId)}</span></button>`
+            )
           ])
         )
     }</section>`
