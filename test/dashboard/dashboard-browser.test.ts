@@ -4,12 +4,11 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { OPERATOR_TOKEN } from "../support/app.js"
-import { browserLeg, CHROMIUM_FLAGS } from "../support/chromium.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { seedDashboardWorld } from "../support/dashboard-world.js"
-import { startLoopbackServer } from "../support/loopback.js"
-import { type Receiver, startReceiver } from "../support/receiver.js"
+import { databaseVariants, OPERATOR_TOKEN, type TestDatabase } from "@signcraft/test-kit"
+import { browserLeg, CHROMIUM_FLAGS } from "@signcraft/test-kit/chromium"
+import { seedDashboardWorld } from "@signcraft/test-kit/dashboard-world"
+import { startLoopbackServer } from "@signcraft/test-kit/loopback"
+import { type Receiver, startReceiver } from "@signcraft/test-kit/receiver"
 
 const browser = browserLeg()
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startApp } from "../support/app.js"
-import { embeddedVariant, type TestDatabase } from "../support/databases.js"
-import { csrfOf, dashboardClient, seedMerchant } from "../support/dashboard.js"
+import { embeddedVariant, startApp, type TestDatabase } from "@signcraft/test-kit"
+import { csrfOf, dashboardClient, seedMerchant } from "@signcraft/test-kit/dashboard"
 
 // The rules here are about settings, not storage: one embedded database serves them all.
 describe("the dashboard in a deployment: base path, https cookies, the switch", () => {

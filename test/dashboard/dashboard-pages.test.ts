@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startApp } from "../support/app.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { csrfOf, dashboardClient, seedMerchant, textOf } from "../support/dashboard.js"
+import { databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
+import { csrfOf, dashboardClient, seedMerchant, textOf } from "@signcraft/test-kit/dashboard"
 
 describe.each(databaseVariants())("the merchant dashboard through the real handler ($name database)", (variant) => {
   let db: TestDatabase

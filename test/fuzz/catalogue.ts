@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto"
-import { OPERATOR_TOKEN } from "../support/app.js"
-import { simpleLetterContent, simpleLetterContentV2 } from "../support/pricing-fixtures.js"
+import { OPERATOR_TOKEN } from "@signcraft/test-kit"
+import { simpleLetterContent, simpleLetterContentV2 } from "@signcraft/test-kit/pricing-fixtures"
 import type { ErrorFormat } from "./shapes.js"
 import type { FuzzWorld } from "./world.js"
 

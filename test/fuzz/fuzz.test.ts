@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { databaseVariants, type TestDatabase } from "@signcraft/test-kit"
 import { FUZZ_ENTRIES } from "./catalogue.js"
 import { ALWAYS } from "./mutations.js"
 import { type EntryStats, fuzzEntry, fuzzSettings, send, validFault } from "./runner.js"

@@ -1,8 +1,8 @@
 import type { DatabaseConfig } from "../../packages/core/src/storage/database.js"
 import { SCOPES } from "../../packages/core/src/domain/scopes.js"
-import { cookiesOf, hiddenFields, pkce, startOAuthApp } from "../oauth/harness.js"
-import { OPERATOR_TOKEN } from "../support/app.js"
-import { startIntegrator } from "../support/commerce.js"
+import { OPERATOR_TOKEN } from "@signcraft/test-kit"
+import { startIntegrator } from "@signcraft/test-kit/integrator"
+import { cookiesOf, hiddenFields, pkce, startOAuthApp } from "@signcraft/test-kit/oauth"
 
 const cookieHeader = (jar: Readonly<Record<string, string>>) =>
   Object.entries(jar).map(([name, value]) => `${name}=${value}`).join("; ")

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeRouteUrlOf } from "../../packages/core/src/http/base-path.js"
 import { type FastAnswer, type FastReads, makeFastReads } from "../../packages/core/src/http/fast-reads.js"
-import { embeddedVariant, type TestDatabase } from "../support/databases.js"
-import { OPERATOR_TOKEN, startApp } from "../support/app.js"
+import { embeddedVariant, OPERATOR_TOKEN, startApp, type TestDatabase } from "@signcraft/test-kit"
 
 const ORIGIN = "http://127.0.0.1"
 const BASE = `${ORIGIN}/signs`

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest"
 import { clientAddressContext } from "../../packages/core/src/http/request-info.js"
-import { startApp } from "../support/app.js"
+import { startApp } from "@signcraft/test-kit"
 
 // Per-address quotas behind a proxy (issue 11): TRUST_PROXY decides which X-Forwarded-For hop is
 // the client, and IPv6 clients share a quota per /64. A refused operator token spends one request

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startCommerceApp } from "../support/commerce.js"
-import { adjustableClock } from "../support/clock.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { databaseVariants, GENEROUS_RATE_LIMITS, startApp, type TestApp, type TestDatabase } from "@signcraft/test-kit"
+import { adjustableClock } from "@signcraft/test-kit/clock"
 
-type App = Awaited<ReturnType<typeof startCommerceApp>>
+type App = TestApp
 
 const DAY = 86_400_000
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
@@ -20,7 +19,7 @@ describe.each(databaseVariants())("GET /api/v3/analytics/summary ($name database
 
   beforeAll(async () => {
     db = await variant.create()
-    app = await startCommerceApp(db.config, {}, {}, { clock })
+    app = startApp(db.config, GENEROUS_RATE_LIMITS, {}, { clock })
   })
   afterAll(async () => {
     await app.dispose()

@@ -1,9 +1,8 @@
-import { TEST_SECRETS_KEY } from "../support/app.js"
+import { databaseVariants, GENEROUS_RATE_LIMITS, startApp, TEST_SECRETS_KEY, type TestApp, type TestDatabase } from "@signcraft/test-kit"
+import { startIntegrator } from "@signcraft/test-kit/integrator"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startCommerceApp, startIntegrator } from "../support/commerce.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
 
-type App = Awaited<ReturnType<typeof startCommerceApp>>
+type App = TestApp
 type Integrator = Awaited<ReturnType<typeof startIntegrator>>
 
 const design = (integrationId: number, extra: Record<string, unknown> = {}) => ({
@@ -26,7 +25,7 @@ describe.each(databaseVariants())("custom-integration flow ($name database)", (v
 
   beforeAll(async () => {
     db = await variant.create()
-    app = await startCommerceApp(db.config, { webhookRetryBaseMs: 20 }, {
+    app = startApp(db.config, { ...GENEROUS_RATE_LIMITS, webhookRetryBaseMs: 20 }, {
       deliveryWorker: { pollIntervalMs: 20 },
       log: (line) => logLines.push(line)
     })
@@ -304,7 +303,7 @@ describe.each(databaseVariants())("custom-integration flow ($name database)", (v
 
 describe("integration URLs in production", () => {
   it("refuses plain http, loopback, private and metadata create-product URLs", async () => {
-    const app = await startCommerceApp({ _tag: "Embedded", location: "memory" }, { environment: "production", baseUrl: "https://signs.example", secretsKey: TEST_SECRETS_KEY })
+    const app = startApp({ _tag: "Embedded", location: "memory" }, { ...GENEROUS_RATE_LIMITS, environment: "production", baseUrl: "https://signs.example", secretsKey: TEST_SECRETS_KEY })
     try {
       const store = await app.seedStore({ scopes: ["orders:write"] })
       for (const url of ["http://hooks.example.com/p", "https://127.0.0.1/p", "https://localhost/p", "https://169.254.169.254/p", "https://10.1.2.3/p"]) {

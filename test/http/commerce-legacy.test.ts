@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startCommerceApp, startIntegrator } from "../support/commerce.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { databaseVariants, GENEROUS_RATE_LIMITS, startApp, type TestApp, type TestDatabase } from "@signcraft/test-kit"
+import { startIntegrator } from "@signcraft/test-kit/integrator"
 
-type App = Awaited<ReturnType<typeof startCommerceApp>>
+type App = TestApp
 type Integrator = Awaited<ReturnType<typeof startIntegrator>>
 
 const expectDeprecated = (res: { headers: Headers }) => {
@@ -26,7 +26,7 @@ describe.each(databaseVariants())("previous-generation orders and products ($nam
 
   beforeAll(async () => {
     db = await variant.create()
-    app = await startCommerceApp(db.config)
+    app = startApp(db.config, GENEROUS_RATE_LIMITS)
     integrator = await startIntegrator()
   })
   afterAll(async () => {

@@ -1,9 +1,8 @@
 import { canonicalFingerprint } from "../../packages/core/src/http/middleware/body.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startCommerceApp } from "../support/commerce.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { databaseVariants, GENEROUS_RATE_LIMITS, startApp, type TestApp, type TestDatabase } from "@signcraft/test-kit"
 
-type App = Awaited<ReturnType<typeof startCommerceApp>>
+type App = TestApp
 
 const CALLBACK_URL = "http://127.0.0.1:9/never-called"
 
@@ -13,7 +12,7 @@ describe.each(databaseVariants())("v3 products and orders ($name database)", (va
 
   beforeAll(async () => {
     db = await variant.create()
-    app = await startCommerceApp(db.config)
+    app = startApp(db.config, GENEROUS_RATE_LIMITS)
   })
   afterAll(async () => {
     await app.dispose()
@@ -22,7 +21,7 @@ describe.each(databaseVariants())("v3 products and orders ($name database)", (va
 
   /** A Store with a customiser, an enabled integration and a key for both writes. */
   const seed = async (scopes: ReadonlyArray<string> = ["orders:write", "products:write"], currency = "USD") => {
-    const store = await app.seedStore({ scopes }, currency)
+    const store = await app.seedStore({ scopes }, { currency })
     const customiserId = await app.seedCustomiser(store.storeId)
     const integration = await app.operator("POST", `/stores/${store.storeId}/integrations`, { create_product_url: CALLBACK_URL })
     return { ...store, customiserId, integrationId: integration.body.id as number }

@@ -4,9 +4,9 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { browserLeg, CHROMIUM_FLAGS } from "../support/chromium.js"
-import { embeddedVariant, type TestDatabase } from "../support/databases.js"
-import { startLoopbackServer } from "../support/loopback.js"
+import { embeddedVariant, type TestDatabase } from "@signcraft/test-kit"
+import { browserLeg, CHROMIUM_FLAGS } from "@signcraft/test-kit/chromium"
+import { startLoopbackServer } from "@signcraft/test-kit/loopback"
 
 const browser = browserLeg()
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startApp } from "../support/app.js"
-import { embeddedVariant, type TestDatabase } from "../support/databases.js"
+import { embeddedVariant, startApp, type TestDatabase } from "@signcraft/test-kit"
 
 const SHOP = "https://shop.example"
 

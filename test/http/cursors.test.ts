@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createCustomiser, startApp, type TestResponse } from "../support/app.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { createCustomiser, databaseVariants, startApp, type TestDatabase, type TestResponse } from "@signcraft/test-kit"
 
 const responses = [{ field_id: "email", name: "Email", input_type: "EMAIL", value: "shopper@example.com" }]
 

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pricing } from "../../packages/core/src/index.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { createCustomiser as makeCustomiser, startApp, type TestResponse } from "../support/app.js"
-import { idsOf, simpleLetterContent, simpleLetterContentV2, withIdsOf } from "../support/pricing-fixtures.js"
+import { createCustomiser as makeCustomiser, databaseVariants, startApp, type TestDatabase, type TestResponse } from "@signcraft/test-kit"
+import { idsOf, simpleLetterContent, simpleLetterContentV2, withIdsOf } from "@signcraft/test-kit/pricing-fixtures"
 
 const SCOPES = ["customisers:read", "pricing:read", "pricing:write"]
 const V2_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/

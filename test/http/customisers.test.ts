@@ -4,9 +4,8 @@ import { SqlClient } from "effect/sql"
 import { canonicalFingerprint } from "../../packages/core/src/http/middleware/body.js"
 import { encodeCursor } from "../../packages/core/src/http/paging.js"
 import { CursorKey } from "../../packages/core/src/services/cursor-key.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { createCustomiser as makeCustomiser, OPERATOR_TOKEN, startApp, type TestResponse } from "../support/app.js"
-import { idsOf, simpleLetterContent, withIdsOf } from "../support/pricing-fixtures.js"
+import { createCustomiser as makeCustomiser, databaseVariants, OPERATOR_TOKEN, startApp, type TestDatabase, type TestResponse } from "@signcraft/test-kit"
+import { idsOf, simpleLetterContent, withIdsOf } from "@signcraft/test-kit/pricing-fixtures"
 
 const ALL_READS = ["customisers:read", "pricing:read", "pricing:write"]
 

@@ -2,10 +2,9 @@ import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createCustomiser } from "../support/app.js"
-import { startIntegrator } from "../support/commerce.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { startLoopbackServer } from "../support/loopback.js"
+import { createCustomiser, databaseVariants, type TestDatabase } from "@signcraft/test-kit"
+import { startIntegrator } from "@signcraft/test-kit/integrator"
+import { startLoopbackServer } from "@signcraft/test-kit/loopback"
 
 const run = promisify(execFile)
 

@@ -32,8 +32,7 @@ import {
 } from "../../packages/core/src/http/docs/webhooks-page.js"
 import { PROBLEM_CODES } from "../../packages/core/src/presenters/failure-table.js"
 import { defaultSettings } from "../../packages/core/src/services/settings.js"
-import { OPERATOR_TOKEN, startApp } from "../support/app.js"
-import { embeddedVariant, type TestDatabase } from "../support/databases.js"
+import { embeddedVariant, OPERATOR_TOKEN, startApp, type TestDatabase } from "@signcraft/test-kit"
 
 // Every enumeration enums.ts exports, so a new one is checked without being listed here.
 const isEnumDefinition = (value: unknown): value is Enums.EnumDefinition<string, string> =>

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type FastAnswer, type FastReads, makeFastReads } from "../../packages/core/src/http/fast-reads.js"
 import { atOriginRoot } from "../../packages/core/src/http/base-path.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { createCustomiser, startApp, type TestResponse } from "../support/app.js"
-import { adjustableClock } from "../support/clock.js"
-import { simpleLetterContent } from "../support/pricing-fixtures.js"
+import { createCustomiser, databaseVariants, startApp, type TestDatabase, type TestResponse } from "@signcraft/test-kit"
+import { adjustableClock } from "@signcraft/test-kit/clock"
+import { simpleLetterContent } from "@signcraft/test-kit/pricing-fixtures"
 
 // The fast reads (issue 15): the hottest reads answered without building a framework request.
 // They must answer exactly as the full path does, spend the quota once, log alike, and leave

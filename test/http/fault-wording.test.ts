@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { orders } from "../../packages/core/src/domain.js"
-import { startCommerceApp } from "../support/commerce.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { databaseVariants, GENEROUS_RATE_LIMITS, startApp, type TestApp, type TestDatabase } from "@signcraft/test-kit"
 
-type App = Awaited<ReturnType<typeof startCommerceApp>>
+type App = TestApp
 type Fault = { readonly pointer?: string; readonly code: string; readonly detail: string }
 
 // One walker words every schema fault (domain/schema-issues.ts): the same fault must read the
@@ -14,7 +13,7 @@ describe.each(databaseVariants())("one wording for one fault, in every generatio
   let app: App
   beforeAll(async () => {
     db = await variant.create()
-    app = await startCommerceApp(db.config)
+    app = startApp(db.config, GENEROUS_RATE_LIMITS)
   })
   afterAll(async () => {
     await app.dispose()

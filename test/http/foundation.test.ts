@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { OPERATOR_TOKEN, startApp } from "../support/app.js"
-import { adjustableClock } from "../support/clock.js"
+import { databaseVariants, OPERATOR_TOKEN, startApp, type TestDatabase } from "@signcraft/test-kit"
+import { adjustableClock } from "@signcraft/test-kit/clock"
 
 const PROBLEM_FIELDS = ["type", "title", "status", "code", "detail", "request_id"]
 
@@ -36,7 +35,7 @@ describe.each(databaseVariants())("foundation over HTTP ($name database)", (vari
   })
 
   it("serves GET /api/v3/stores/me in the success envelope", async () => {
-    const seed = await app.seedStore({ scopes: ["store:read", "pricing:read"] }, "test", "shopify")
+    const seed = await app.seedStore({ scopes: ["store:read", "pricing:read"] }, { platform: "shopify" })
     const res = await app.call("GET", "/api/v3/stores/me?x=1", { key: seed.key })
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ object: "store", id: seed.storeId, platform: "shopify" })

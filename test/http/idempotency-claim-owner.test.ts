@@ -4,9 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { canonicalFingerprint } from "../../packages/core/src/http/middleware/body.js"
 import { ClaimOwner, layerSessionLockOwner } from "../../packages/core/src/storage/claim-owner.js"
 import { layerPostgres } from "../../packages/core/src/storage/postgres.js"
-import { createCustomiser, startApp } from "../support/app.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { simpleLetterContent } from "../support/pricing-fixtures.js"
+import { createCustomiser, databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
+import { simpleLetterContent } from "@signcraft/test-kit/pricing-fixtures"
 
 // A key claimed by a request whose process died resolves on the first retry, never after the
 // claim's lease; a key claimed by a process still alive stays in flight.

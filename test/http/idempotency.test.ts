@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createCustomiser, startApp } from "../support/app.js"
-import { adjustableClock } from "../support/clock.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { createCustomiser, databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
+import { adjustableClock } from "@signcraft/test-kit/clock"
 
 const SCOPES = ["pricing:read", "pricing:write"]
 const HOUR = 60 * 60 * 1000

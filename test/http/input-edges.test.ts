@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createCustomiser, OPERATOR_TOKEN, startApp, TEST_SECRETS_KEY } from "../support/app.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { createCustomiser, databaseVariants, OPERATOR_TOKEN, startApp, TEST_SECRETS_KEY, type TestDatabase } from "@signcraft/test-kit"
 
 // Operating contract §5.1 through the real handler: input no field can take is a 4xx naming
 // the field in the generation's own format; v3 and operator bodies refuse unknown members;

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { databaseVariants, postgresVariant, type TestDatabase } from "../support/databases.js"
-import { startApp, TEST_SECRETS_KEY } from "../support/app.js"
-import { adjustableClock, midMinuteClock } from "../support/clock.js"
+import { databaseVariants, postgresVariant, startApp, TEST_SECRETS_KEY, type TestDatabase } from "@signcraft/test-kit"
+import { adjustableClock, midMinuteClock } from "@signcraft/test-kit/clock"
 
 const DIAGNOSTIC = { "x-signcraft-rate-limit-test": "true" }
 
@@ -41,7 +40,7 @@ describe.each(databaseVariants())("quotas ($name database)", (variant) => {
     const clock = adjustableClock({ start: Math.ceil(Date.now() / minute) * minute })
     const app = startApp(db.config, { rateLimitPerKeyPerMinute: 2, rateLimitPerIpPerMinute: 10_000 }, {}, { clock })
     try {
-      const seed = await app.seedStore({ scopes: ["store:read"] }, "test")
+      const seed = await app.seedStore({ scopes: ["store:read"] }, { mode: "test" })
       const first = await app.call("GET", "/api/v3/stores/me", { key: seed.key, headers: DIAGNOSTIC })
       expect(first.status).toBe(200)
       const second = await app.call("GET", "/api/v3/stores/me", { key: seed.key, headers: DIAGNOSTIC })
@@ -73,7 +72,7 @@ describe.each(databaseVariants())("quotas ($name database)", (variant) => {
       const database = environment === "production" ? { _tag: "Embedded" as const, location: "memory" as const } : db.config
       const app = startApp(database, { rateLimitPerKeyPerMinute: 100, rateLimitPerIpPerMinute: 10_000, environment, ...production })
       try {
-        const seed = await app.seedStore({ scopes: ["store:read"] }, mode)
+        const seed = await app.seedStore({ scopes: ["store:read"] }, { mode })
         for (let i = 0; i < 3; i++) {
           expect((await app.call("GET", "/api/v3/stores/me", { key: seed.key, headers: DIAGNOSTIC })).status).toBe(200)
         }

@@ -8,8 +8,7 @@ import ts from "typescript"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { OPERATION_EXAMPLES } from "../../packages/core/src/http/docs/operation-examples.js"
 import { openApiDocument, operatorOpenApiDocument } from "../../packages/core/src/http/docs/documents.js"
-import { startApp } from "../support/app.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
 import { type ExampleAnswer, runExamples } from "../support/example-run.js"
 
 // What a code generator, a linter and a newcomer copying an example each need of the document,

@@ -1,7 +1,6 @@
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startApp } from "../support/app.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
 
 type Schema = { readonly $ref?: string } & Record<string, unknown>
 type Media = Record<string, { readonly schema?: Schema }>

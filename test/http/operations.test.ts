@@ -4,8 +4,7 @@ import { ConnectionError, SqlError, UnknownError } from "effect/sql/SqlError"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { classifyRequestError } from "../../packages/core/src/http/middleware/request-failures.js"
 import { describeFailure } from "../../packages/core/src/presenters/failure-table.js"
-import { createCustomiser, startApp } from "../support/app.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { createCustomiser, databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
 
 // The probes, `/metrics` and the request log line (operating contract 6.5), through the real handler.
 

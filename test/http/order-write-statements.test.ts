@@ -5,9 +5,8 @@ import { isSealed, keepPlain } from "../../packages/core/src/domain/secret-box.j
 import { SecretBox } from "../../packages/core/src/services/secret-box.js"
 import { sealPlaintextSecrets } from "../../packages/core/src/services/secrets-at-rest.js"
 import { defaultSettings, Settings } from "../../packages/core/src/services/settings.js"
-import { startCommerceApp } from "../support/commerce.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { statementRecorder } from "../support/statements.js"
+import { databaseVariants, GENEROUS_RATE_LIMITS, startApp, type TestApp, type TestDatabase } from "@signcraft/test-kit"
+import { statementRecorder } from "@signcraft/test-kit/statements"
 
 const CALLBACK_URL = "https://shop.example.com/signcraft/products"
 
@@ -15,11 +14,11 @@ const CALLBACK_URL = "https://shop.example.com/signcraft/products"
 // here, so one added by accident (a lookup, a transaction) is seen, not only measured later.
 describe.each(databaseVariants())("the statements of an order write ($name database)", (variant) => {
   let db: TestDatabase
-  let app: Awaited<ReturnType<typeof startCommerceApp>>
+  let app: TestApp
   const recorder = statementRecorder()
   beforeAll(async () => {
     db = await variant.create()
-    app = await startCommerceApp(db.config, {}, {}, { layer: recorder.layer })
+    app = startApp(db.config, GENEROUS_RATE_LIMITS, {}, { layer: recorder.layer })
   })
   afterAll(async () => {
     await app.dispose()

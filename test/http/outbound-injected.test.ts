@@ -2,8 +2,7 @@ import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { verifyWebhook } from "../../packages/core/src/domain/webhooks/signature.js"
 import { OutboundHttp, type OutboundRequest, type OutboundResponse } from "../../packages/core/src/services/outbound-http.js"
-import { startCommerceApp } from "../support/commerce.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { databaseVariants, GENEROUS_RATE_LIMITS, startApp, type TestApp, type TestDatabase } from "@signcraft/test-kit"
 
 // No receiver exists at these names: any request that bypassed the injected layer would fail.
 const CALLBACK_URL = "http://integrator.invalid/create-product"
@@ -11,7 +10,7 @@ const SUBSCRIBER_URL = "http://subscriber.invalid/hook"
 
 describe.each(databaseVariants())("an app built with another OutboundHttp layer ($name database)", (variant) => {
   let db: TestDatabase
-  let app: Awaited<ReturnType<typeof startCommerceApp>>
+  let app: TestApp
   const sent: Array<{ readonly url: string; readonly request: OutboundRequest }> = []
   const attempts: Array<string> = []
   let callbackAnswer: OutboundResponse = { status: 200, body: JSON.stringify({ external_id: "stub_42" }), bodyRead: "whole" }
@@ -27,7 +26,7 @@ describe.each(databaseVariants())("an app built with another OutboundHttp layer 
 
   beforeAll(async () => {
     db = await variant.create()
-    app = await startCommerceApp(db.config, {}, {
+    app = startApp(db.config, GENEROUS_RATE_LIMITS, {
       outboundHttp: stub,
       log: (line) => logLines.push(line),
       deliveryWorker: {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { createCustomiser, startApp } from "../support/app.js"
-import { simpleLetterContent } from "../support/pricing-fixtures.js"
+import { createCustomiser, databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
+import { simpleLetterContent } from "@signcraft/test-kit/pricing-fixtures"
 
 // The pricing read (issue 15 item 2): a strong ETag, If-None-Match answered 304, and a per-process
 // cache that no write, in this process or (on PostgreSQL) another, leaves stale.

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { startApp } from "../support/app.js"
-import { midMinuteClock } from "../support/clock.js"
+import { databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
+import { midMinuteClock } from "@signcraft/test-kit/clock"
 
 // Quota windows are minute-aligned; a test that counts within one stands its app's clock in the
 // middle of a minute.

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startApp } from "../support/app.js"
-import { midMinuteClock } from "../support/clock.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
+import { midMinuteClock } from "@signcraft/test-kit/clock"
 
 // The app's clock stands in the middle of a minute: 30 seconds to the window's end.
 describe.each(databaseVariants())("RateLimit headers ($name database)", (variant) => {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SigncraftApi } from "../../packages/core/src/http/api/index.js"
 import { apiRouteTable } from "../../packages/core/src/http/route-table.js"
-import { createCustomiser, startApp } from "../support/app.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { createCustomiser, databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
 
 // Every v3 operation's scope, written out from the service spec's endpoint tables and the scope
 // list of "API keys" (never read back from the code's annotations, so a mis-annotated endpoint

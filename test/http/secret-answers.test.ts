@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startApp, type TestResponse } from "../support/app.js"
+import { startApp, type TestResponse } from "@signcraft/test-kit"
 
 // RFC 9111 §5.2.2.5: an answer that carries a secret must not be kept by a browser or an
 // intermediary. Each row makes the request twice where it takes an Idempotency-Key, so the replay,

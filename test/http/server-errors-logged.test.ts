@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, describe, expect, it } from "vitest"
-import { startApp } from "../support/app.js"
+import { startApp } from "@signcraft/test-kit"
 
 // Every 5xx leaves an error line naming its request id and its cause (issue 11), wherever it
 // arose: inside an API middleware, a handler or outside any endpoint.

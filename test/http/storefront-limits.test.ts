@@ -9,7 +9,7 @@ import { STOREFRONT_STORED_BYTES, STOREFRONT_WRITE_BYTES } from "../../packages/
 import { FINISHED_DESIGN_CAPS } from "../../packages/core/src/http/api/storefront-designs.js"
 import { FORM_SUBMISSION_CAPS } from "../../packages/core/src/http/api/storefront-forms.js"
 import { clientAddressContext } from "../../packages/core/src/http/request-info.js"
-import { createCustomiser, startApp } from "../support/app.js"
+import { createCustomiser, startApp } from "@signcraft/test-kit"
 
 // Issue 11: anonymous storefront writes are stored and fan out, so their size and their number
 // per Store are capped, not only their number per address.

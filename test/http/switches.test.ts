@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { embeddedVariant, type TestDatabase } from "../support/databases.js"
-import { OPERATOR_TOKEN, startApp } from "../support/app.js"
-import { startOAuthApp } from "../oauth/harness.js"
+import { embeddedVariant, OPERATOR_TOKEN, startApp, type TestDatabase } from "@signcraft/test-kit"
+import { startOAuthApp } from "@signcraft/test-kit/oauth"
 
 const ORIGIN = "http://127.0.0.1"
 const BASE = `${ORIGIN}/signs`

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { embeddedVariant, type TestDatabase } from "../support/databases.js"
-import { startApp } from "../support/app.js"
+import { embeddedVariant, startApp, type TestDatabase } from "@signcraft/test-kit"
 
 // A route has one URL: with a trailing slash it is an unknown path (404, no 405), at the origin's
 // root and under a base path alike.

@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { verifyWebhook } from "../../packages/core/src/domain/webhooks/signature.js"
 import { sampleEventPayload } from "../../packages/core/src/domain/webhooks/topics.js"
 import { Outbox } from "../../packages/core/src/services/outbox.js"
-import { startApp } from "../support/app.js"
-import { startIntegrator } from "../support/commerce.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { jsonOf, type ReceivedDelivery, type Receiver, startReceiver } from "../support/receiver.js"
+import { databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
+import { startIntegrator } from "@signcraft/test-kit/integrator"
+import { jsonOf, type ReceivedDelivery, type Receiver, startReceiver } from "@signcraft/test-kit/receiver"
 
 const SCOPES = ["webhooks:read", "webhooks:write", "quotes:read"]
 

@@ -4,9 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { verifyWebhook } from "../../packages/core/src/domain/webhooks/signature.js"
 import { sampleEventPayload } from "../../packages/core/src/domain/webhooks/topics.js"
 import { Outbox } from "../../packages/core/src/services/outbox.js"
-import { startApp } from "../support/app.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { type Receiver, startReceiver } from "../support/receiver.js"
+import { databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
+import { type Receiver, startReceiver } from "@signcraft/test-kit/receiver"
 
 // Issue 11, in the manner of Svix: a failing endpoint is disabled after five days (a PATCH
 // re-enables it), and a secret rotates with a 24-hour overlap during which either secret verifies.

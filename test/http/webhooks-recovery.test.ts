@@ -6,10 +6,9 @@ import { escapeHtml } from "../../packages/core/src/http/docs/pages.js"
 import { RECOVERY_CLIENT, RECOVERY_CURL } from "../../packages/core/src/http/docs/webhooks-page.js"
 import { sampleEventPayload } from "../../packages/core/src/domain/webhooks/topics.js"
 import { Outbox } from "../../packages/core/src/services/outbox.js"
-import { startApp } from "../support/app.js"
-import { attemptLog } from "../support/attempts.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { jsonOf, type ReceivedDelivery, type Receiver, startReceiver } from "../support/receiver.js"
+import { databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
+import { attemptLog } from "@signcraft/test-kit/attempts"
+import { jsonOf, type ReceivedDelivery, type Receiver, startReceiver } from "@signcraft/test-kit/receiver"
 
 const SCOPES = ["webhooks:read", "webhooks:write"]
 

@@ -1,8 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DeprecatedUsage } from "../../packages/core/src/services/deprecated-usage.js"
-import { startApp } from "../support/app.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
 
 const V2_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
 const V3_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/

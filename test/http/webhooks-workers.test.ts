@@ -9,8 +9,7 @@ import { OutboundHttp } from "../../packages/core/src/services/outbound-http.js"
 import { Outbox } from "../../packages/core/src/services/outbox.js"
 import { defaultSettings, Settings } from "../../packages/core/src/services/settings.js"
 import { layerDatabase } from "../../packages/core/src/storage/database.js"
-import { startApp } from "../support/app.js"
-import { postgresVariant, type TestDatabase } from "../support/databases.js"
+import { postgresVariant, startApp, type TestDatabase } from "@signcraft/test-kit"
 
 // Two workers, each with its own connection pool (as two server processes would have), share
 // one PostgreSQL. The receiver flags any delivery whose attempts overlap in time.

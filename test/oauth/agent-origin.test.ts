@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { pkce, startOAuthApp } from "./harness.js"
+import { databaseVariants, type TestDatabase } from "@signcraft/test-kit"
+import { pkce, startOAuthApp } from "@signcraft/test-kit/oauth"
 
 const BASE = "http://localhost:8080"
 const MCP = "http://127.0.0.1:9100"

@@ -6,9 +6,9 @@ import { createServer, type Server } from "node:http"
 import * as oauth from "oauth4webapi"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { toNodeListener } from "../../packages/adapters/src/node.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { close, consentByForms, listen, type Merchant, startReceiver } from "./clients.js"
-import { startOAuthApp } from "./harness.js"
+import { databaseVariants, type TestDatabase } from "@signcraft/test-kit"
+import { close, consentByForms, listen, type Merchant, startReceiver } from "@signcraft/test-kit/agent-clients"
+import { startOAuthApp } from "@signcraft/test-kit/oauth"
 
 const insecure = { [oauth.allowInsecureRequests]: true }
 

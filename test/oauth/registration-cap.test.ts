@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { embeddedVariant, type TestDatabase } from "../support/databases.js"
-import { startOAuthApp } from "./harness.js"
+import { embeddedVariant, type TestDatabase } from "@signcraft/test-kit"
+import { startOAuthApp } from "@signcraft/test-kit/oauth"
 
 // Registrations from many addresses each pass the per-address quota: a global cap on clients that
 // never obtained a token keeps the table bounded, dropping the oldest unused ones first.

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { startOAuthApp } from "./harness.js"
+import { databaseVariants, type TestDatabase } from "@signcraft/test-kit"
+import { startOAuthApp } from "@signcraft/test-kit/oauth"
 
 // The same issuer and database behind two agent endpoints: the first instance serves it at
 // {base_url}/mcp, the twin at an origin of its own. Each request checks that the token is bound

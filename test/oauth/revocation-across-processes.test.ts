@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { adjustableClock } from "../support/clock.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { startOAuthApp } from "./harness.js"
+import { databaseVariants, type TestDatabase } from "@signcraft/test-kit"
+import { adjustableClock } from "@signcraft/test-kit/clock"
+import { startOAuthApp } from "@signcraft/test-kit/oauth"
 
 // Two instances of the app over one database, each with its own services and caches, stand for
 // two server processes. Each credential is used on both just before it is revoked, so both hold

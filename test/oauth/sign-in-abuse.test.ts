@@ -14,9 +14,9 @@ import {
   SIGN_INS_PER_ADDRESS,
   WAITING_SIGN_INS_PER_LANE
 } from "../../packages/core/src/services/oauth-sessions.js"
-import { adjustableClock } from "../support/clock.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { hiddenFields, pkce, startOAuthApp } from "./harness.js"
+import { databaseVariants, type TestDatabase } from "@signcraft/test-kit"
+import { adjustableClock } from "@signcraft/test-kit/clock"
+import { hiddenFields, pkce, startOAuthApp } from "@signcraft/test-kit/oauth"
 
 // Issue 11: sign-in can be neither a memory nor a CPU lever, and guessing is held per address
 // and per account. Each test signs in from addresses of its own, so no test spends another's quota.

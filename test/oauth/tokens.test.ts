@@ -3,8 +3,8 @@ import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { AccessTokenSigner } from "../../packages/core/src/services/oauth-tokens.js"
 import { Settings } from "../../packages/core/src/services/settings.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { pkce, startOAuthApp } from "./harness.js"
+import { databaseVariants, type TestDatabase } from "@signcraft/test-kit"
+import { pkce, startOAuthApp } from "@signcraft/test-kit/oauth"
 
 describe.each(databaseVariants())("tokens, revocation and the agent endpoint ($name database)", (variant) => {
   let db: TestDatabase

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
-import { simpleLetterContent } from "../support/pricing-fixtures.js"
-import { startOAuthApp } from "./harness.js"
+import { databaseVariants, type TestDatabase } from "@signcraft/test-kit"
+import { startOAuthApp } from "@signcraft/test-kit/oauth"
+import { simpleLetterContent } from "@signcraft/test-kit/pricing-fixtures"
 
 const ALL_SCOPES = [
   "store:read",

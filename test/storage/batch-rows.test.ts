@@ -2,17 +2,16 @@ import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { batchRows } from "../../packages/core/src/storage/batch-rows.js"
-import { startCommerceApp } from "../support/commerce.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { databaseVariants, GENEROUS_RATE_LIMITS, startApp, type TestApp, type TestDatabase } from "@signcraft/test-kit"
 
 // A batch statement joins its rows to a table the size of the whole service (every idempotency
 // key, every product); it must look each row up, never read the table through.
 describe.each(databaseVariants())("a batch's rows in a statement ($name database)", (variant) => {
   let db: TestDatabase
-  let app: Awaited<ReturnType<typeof startCommerceApp>>
+  let app: TestApp
   beforeAll(async () => {
     db = await variant.create()
-    app = await startCommerceApp(db.config)
+    app = startApp(db.config, GENEROUS_RATE_LIMITS)
   })
   afterAll(async () => {
     await app.dispose()

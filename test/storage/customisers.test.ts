@@ -7,8 +7,7 @@ import { Customisers } from "../../packages/core/src/services/customisers.js"
 import { Identity } from "../../packages/core/src/services/identity.js"
 import { layerDatabase } from "../../packages/core/src/storage/database.js"
 import pricingIds from "../../packages/core/src/storage/migrations/0007_pricing_ids.js"
-import { startApp } from "../support/app.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
 import { defaultSettings, Settings } from "../../packages/core/src/services/settings.js"
 
 const testSettings = Layer.succeed(Settings, defaultSettings())

@@ -2,8 +2,7 @@ import { Deferred, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { IdempotencyStore } from "../../packages/core/src/services/idempotency.js"
-import { startApp } from "../support/app.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
 
 // Batched writes (storage/group-commit.ts) must not mix callers' transactions: a caller inside
 // a transaction writes its own row in it, and no other caller's row commits or rolls back with it.

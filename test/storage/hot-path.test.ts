@@ -6,7 +6,7 @@ import { Credentials } from "../../packages/core/src/services/credentials.js"
 import { Identity } from "../../packages/core/src/services/identity.js"
 import { bucketKey, RateLimiter } from "../../packages/core/src/services/rate-limiter.js"
 import { layerDatabase } from "../../packages/core/src/storage/database.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { databaseVariants, type TestDatabase } from "@signcraft/test-kit"
 import { defaultSettings, Settings } from "../../packages/core/src/services/settings.js"
 
 const testSettings = Layer.succeed(Settings, defaultSettings())

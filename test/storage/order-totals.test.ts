@@ -3,8 +3,7 @@ import { Deferred, Effect, Fiber, ManagedRuntime, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DEFAULT_DATABASE_SCHEMA } from "../../packages/core/src/storage/database-schema.js"
-import { startCommerceApp } from "../support/commerce.js"
-import { databaseVariants, postgresVariant, type TestDatabase } from "../support/databases.js"
+import { databaseVariants, GENEROUS_RATE_LIMITS, postgresVariant, startApp, type TestApp, type TestDatabase } from "@signcraft/test-kit"
 
 const DAY = 86_400_000
 const base = Date.UTC(2026, 0, 10, 12)
@@ -24,10 +23,10 @@ const rollupAndOrders = (storeId: number) => (sql: SqlClient.SqlClient) =>
 
 describe.each(databaseVariants())("the daily order rollup ($name database)", (variant) => {
   let db: TestDatabase
-  let app: Awaited<ReturnType<typeof startCommerceApp>>
+  let app: TestApp
   beforeAll(async () => {
     db = await variant.create()
-    app = await startCommerceApp(db.config)
+    app = startApp(db.config, GENEROUS_RATE_LIMITS)
   })
   afterAll(async () => {
     await app.dispose()
@@ -119,10 +118,10 @@ const url = process.env.DATABASE_URL
 // while the first one's transaction still holds its rollup row.
 describe.skipIf(url === undefined || url === "")("concurrent order writes of one Store (PostgreSQL)", () => {
   let db: TestDatabase
-  let app: Awaited<ReturnType<typeof startCommerceApp>>
+  let app: TestApp
   beforeAll(async () => {
     db = await postgresVariant(url ?? "").create()
-    app = await startCommerceApp(db.config)
+    app = startApp(db.config, GENEROUS_RATE_LIMITS)
   })
   afterAll(async () => {
     await app.dispose()

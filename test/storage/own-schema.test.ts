@@ -8,9 +8,7 @@ import { isDatabaseSchemaName } from "../../packages/core/src/storage/database-s
 import { type DatabaseConfig, layerDatabase } from "../../packages/core/src/storage/database.js"
 import { layerEmbedded } from "../../packages/core/src/storage/embedded.js"
 import { migrations } from "../../packages/core/src/storage/migrations/index.js"
-import { startApp } from "../support/app.js"
-import { startCommerceApp } from "../support/commerce.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { databaseVariants, GENEROUS_RATE_LIMITS, startApp, type TestDatabase } from "@signcraft/test-kit"
 
 type Sql = SqlClient.SqlClient
 type SqlRuntime = ManagedRuntime.ManagedRuntime<SqlClient.SqlClient, unknown>
@@ -117,7 +115,7 @@ describe.each(databaseVariants())("signcraft's own schema ($name database)", (va
     // one connection there is.
     if (db.config._tag === "Embedded") await host.dispose()
     else later(host)
-    const app = later(await startCommerceApp({ ...db.config, statisticsInterval: "0.1 seconds" }))
+    const app = later(startApp({ ...db.config, statisticsInterval: "0.1 seconds" }, GENEROUS_RATE_LIMITS))
     const asHost = <A>(statement: (sql: Sql) => Effect.Effect<A, unknown, SqlClient.SqlClient>): Promise<A> =>
       db.config._tag === "Postgres"
         ? runOn(host, statement)
@@ -287,7 +285,7 @@ describe.each(databaseVariants())("signcraft's own schema ($name database)", (va
 
   it("counts orders in its own rollup whatever the search_path of the session that writes them", async () => {
     const db = await create()
-    const app = later(await startCommerceApp(db.config))
+    const app = later(startApp(db.config, GENEROUS_RATE_LIMITS))
     const { storeId } = await app.seedStore({ scopes: ["store:read"] })
     // An administrator's session, say, where `public` comes first.
     const asAdministrator = (statement: (sql: Sql) => Effect.Effect<unknown, unknown>) =>

@@ -6,8 +6,8 @@ import { layerEmbedded } from "../../packages/core/src/storage/embedded.js"
 import { DEFAULT_DATABASE_SCHEMA } from "../../packages/core/src/storage/database-schema.js"
 import { analyzeStaleTables } from "../../packages/core/src/storage/planner-statistics.js"
 import { layerPostgres } from "../../packages/core/src/storage/postgres.js"
-import { databaseVariants } from "../support/databases.js"
-import { statementRecorder } from "../support/statements.js"
+import { databaseVariants } from "@signcraft/test-kit"
+import { statementRecorder } from "@signcraft/test-kit/statements"
 
 type Sql = SqlClient.SqlClient
 

@@ -2,8 +2,8 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pruneRetained, RETENTION_BATCH } from "../../packages/core/src/services/retention.js"
-import { startOAuthApp } from "../oauth/harness.js"
-import { databaseVariants, type TestDatabase } from "../support/databases.js"
+import { databaseVariants, type TestDatabase } from "@signcraft/test-kit"
+import { startOAuthApp } from "@signcraft/test-kit/oauth"
 
 // RETENTION_DAYS (operating contract 5.6): what is older than the horizon goes, in batches;
 // anything still pending or recent stays.

@@ -9,8 +9,8 @@ import { CursorKey } from "../../packages/core/src/services/cursor-key.js"
 import { SecretBox } from "../../packages/core/src/services/secret-box.js"
 import { defaultSettings, Settings } from "../../packages/core/src/services/settings.js"
 import { sealPlaintextSecrets } from "../../packages/core/src/services/secrets-at-rest.js"
-import { startApp } from "../support/app.js"
-import { startOAuthApp } from "../oauth/harness.js"
+import { startApp } from "@signcraft/test-kit"
+import { startOAuthApp } from "@signcraft/test-kit/oauth"
 
 // Issue 11: no stored file or row of the embedded database holds a signing secret in plaintext.
 const filesUnder = (dir: string): Array<string> =>

@@ -8,8 +8,7 @@ import { Credentials } from "../../packages/core/src/services/credentials.js"
 import { Identity } from "../../packages/core/src/services/identity.js"
 import { layerDatabase, migrate } from "../../packages/core/src/storage/database.js"
 import eventBodyOnly from "../../packages/core/src/storage/migrations/0012_event_body_only.js"
-import { databaseVariants, embeddedVariant, type TestDatabase } from "../support/databases.js"
-import { startApp } from "../support/app.js"
+import { databaseVariants, embeddedVariant, startApp, type TestDatabase } from "@signcraft/test-kit"
 import { defaultSettings, Settings } from "../../packages/core/src/services/settings.js"
 
 const testSettings = Layer.succeed(Settings, defaultSettings())

@@ -1,6 +1,7 @@
 import { EXAMPLE_ORDER, OPERATION_EXAMPLES, type OperationExample } from "../../packages/core/src/http/docs/operation-examples.js"
 import type { DatabaseConfig } from "../../packages/core/src/storage/database.js"
-import { startCommerceApp, startIntegrator } from "./commerce.js"
+import { GENEROUS_RATE_LIMITS, startApp } from "@signcraft/test-kit"
+import { startIntegrator } from "@signcraft/test-kit/integrator"
 
 /** An operation of the OpenAPI document: its method, path template and operationId. */
 export interface DocumentedOperation {
@@ -57,7 +58,7 @@ const CREATES: Readonly<Record<string, string>> = {
  * webhook receiver run on 127.0.0.1), and returns the answers.
  */
 export const runExamples = async (database: DatabaseConfig, operations: ReadonlyArray<DocumentedOperation>) => {
-  const app = await startCommerceApp(database)
+  const app = startApp(database, GENEROUS_RATE_LIMITS)
   const integrator = await startIntegrator()
   try {
     const scopes = [

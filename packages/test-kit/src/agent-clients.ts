@@ -5,7 +5,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { expect } from "vitest"
-import { hiddenFields } from "./harness.js"
+import { hiddenFields } from "./oauth.js"
 
 /** Listens on 127.0.0.1, port 0; resolves with the port. */
 export const listen = (server: Server) =>

@@ -1,7 +1,6 @@
-import { type Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { type AppOptions, layerServices, layerWebhookServices, makeWebHandler } from "../../packages/core/src/app.js"
-import { defaultSettings, type ServiceSettings, Settings } from "../../packages/core/src/services/settings.js"
-import { layerDatabase, type DatabaseConfig } from "../../packages/core/src/storage/database.js"
+import { type AppOptions, type DatabaseConfig, defaultSettings, layerDatabase, layerServices, layerWebhookServices, makeWebHandler, type ServiceSettings, Settings } from "@signcraft/core"
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 import type { AdjustableClock } from "./clock.js"
 
 /** The operator token of every test app. */
@@ -9,6 +8,9 @@ export const OPERATOR_TOKEN = "op_test_token_for_every_test_app_0123456789"
 
 /** A `SECRETS_KEY` for tests that run in production (32 bytes, base64). */
 export const TEST_SECRETS_KEY = Redacted.make(Buffer.alloc(32, 7).toString("base64"))
+
+/** Rate limits no suite reaches, for suites that send many requests but do not test the limits. */
+export const GENEROUS_RATE_LIMITS = { rateLimitPerKeyPerMinute: 100_000, rateLimitPerIpPerMinute: 100_000 } as const satisfies Partial<ServiceSettings>
 
 /** A response read once: status, headers and the parsed JSON body (or undefined). */
 export interface TestResponse {
@@ -38,19 +40,47 @@ export const clientOf = (handler: (request: Request) => Promise<Response>, baseP
   return { call, operator }
 }
 
-/** The real web handler over a database, with helpers to call it. */
+/** What a key is allowed: the given scopes, or the legacy wildcard. */
+export type SeedGrant = { readonly scopes: ReadonlyArray<string> } | "wildcard"
+
+/** How a seeded Store and its key differ from the defaults (a test key of a `custom` Store in USD). */
+export interface SeedOptions {
+  readonly mode?: "live" | "test"
+  readonly platform?: string
+  readonly currency?: string
+}
+
+/** A seeded company, its Store and the Store's key. */
+export interface SeededStore {
+  readonly companyId: number
+  readonly storeId: number
+  readonly key: string
+  readonly keyId: number
+}
+
+/** What the harness adds to the app: a clock every request reads, or any other replacement layer (a tracer, say). */
+export interface HarnessOptions {
+  readonly clock?: AdjustableClock
+  readonly layer?: Layer.Layer<never>
+}
+
+/**
+ * The real web handler over a database, with helpers to call it, seed it through the operator
+ * API, and reach its services and SQL directly.
+ */
 export const startApp = (
   database: DatabaseConfig,
   overrides: Partial<ServiceSettings> = {},
   appOptions: Omit<AppOptions, "settings"> = {},
-  harness: { readonly clock?: AdjustableClock } = {}
+  harness: HarnessOptions = {}
 ) => {
   const settings = defaultSettings({ environment: "test", operatorToken: Redacted.make(OPERATOR_TOKEN), ...overrides })
-  // One database layer and one memo map: the handler and `run` share the same database.
+  // One database layer and one memo map: the handler and `run` share the same database and services.
   const memoMap = Layer.makeMemoMapUnsafe()
+  const extras = [harness.clock?.layer, harness.layer].filter((layer) => layer !== undefined)
+  // An injected clock (or tracer) rides in with the database: every request of the handler then reads it.
   const databaseLayer = layerDatabase(database)
-  // An injected clock rides in with the database: every request of the handler then reads it.
-  const appDatabase = harness.clock === undefined ? databaseLayer : Layer.merge(databaseLayer, harness.clock.layer)
+  const appDatabase = extras.reduce<typeof databaseLayer>((merged, layer) => Layer.merge(merged, layer), databaseLayer)
   const app = makeWebHandler({ ...appOptions, settings }, appDatabase, { memoMap })
   const services = Layer.mergeAll(layerServices, layerWebhookServices).pipe(
     Layer.provideMerge(appDatabase),
@@ -62,20 +92,28 @@ export const startApp = (
     runtime ??= ManagedRuntime.make(services, { memoMap })
     return runtime.runPromise(effect)
   }
+  /** Runs SQL on the app's own database: to seed what no endpoint creates, or to look at what the handler stored. */
+  const query = <A extends object>(statement: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) =>
+    run(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return yield* statement(sql)
+    }).pipe(Effect.orDie))
   const dispose = async () => {
     await runtime?.dispose()
     await app.dispose()
   }
   const { call, operator } = clientOf(app.handler, new URL(settings.baseUrl).pathname.replace(/\/+$/, ""))
 
-  /** Creates a company, a store and a key with the given scopes (or the legacy wildcard). */
-  const seedStore = async (
-    grant: { readonly scopes: ReadonlyArray<string> } | "wildcard" = { scopes: ["store:read"] },
-    mode: "live" | "test" = "test",
-    platform = "custom"
-  ) => {
+  /** Creates a company, a Store and a key with the given scopes (or the legacy wildcard). */
+  const seedStore = async (grant: SeedGrant = { scopes: ["store:read"] }, options: SeedOptions = {}): Promise<SeededStore> => {
     const company = await operator("POST", "/companies", { name: "Acme" })
-    const store = await operator("POST", "/stores", { company_id: company.body.id, name: "Shop", platform })
+    const store = await operator("POST", "/stores", {
+      company_id: company.body.id,
+      name: "Shop",
+      platform: options.platform ?? "custom",
+      ...(options.currency === undefined ? {} : { currency: options.currency })
+    })
+    const mode = options.mode ?? "test"
     const key = await operator(
       "POST",
       `/stores/${store.body.id}/api-keys`,
@@ -83,13 +121,27 @@ export const startApp = (
     )
     return { companyId: company.body.id as number, storeId: store.body.id as number, key: key.body.key as string, keyId: key.body.id as number }
   }
+  /** A customiser of the Store, through the operator API; its id. */
+  const seedCustomiser = async (storeId: number): Promise<number> => {
+    const res = await operator("POST", `/stores/${storeId}/customisers`, {
+      name: "Neon sign",
+      product_family: "neon",
+      selection_mode: "single_style",
+      pricing_model: "simple_letter"
+    })
+    if (res.status !== 201) throw new Error(`customiser not created: ${res.status} ${JSON.stringify(res.body)}`)
+    return res.body.id as number
+  }
   const handlerText = async (path: string) => (await app.handler(new Request(`http://127.0.0.1${path}`))).text()
-  return { call, operator, seedStore, handlerText, handler: app.handler, run, dispose }
+  return { call, operator, seedStore, seedCustomiser, handlerText, handler: app.handler, run, query, settings, dispose }
 }
+
+/** A started test app. */
+export type TestApp = ReturnType<typeof startApp>
 
 /** Creates a customiser through the operator API (a `simple_letter` neon one unless overridden). */
 export const createCustomiser = async (
-  app: ReturnType<typeof startApp>,
+  app: TestApp,
   storeId: number,
   overrides: Record<string, unknown> = {}
 ): Promise<{ readonly id: number; readonly [key: string]: unknown }> => {

@@ -1,9 +1,7 @@
 import { toNodeListener, type WebHandler } from "@signcraft/adapters"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import type { DatabaseConfig } from "../../packages/core/src/storage/database.js"
-import type { AppOptions } from "../../packages/core/src/app.js"
-import type { ServiceSettings } from "../../packages/core/src/services/settings.js"
+import type { AppOptions, DatabaseConfig, ServiceSettings } from "@signcraft/core"
 import { startApp } from "./app.js"
 
 const listen = async (server: Server): Promise<string> => {

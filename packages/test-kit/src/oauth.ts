@@ -1,12 +1,9 @@
 import { Effect, Exit, Layer, Redacted, Scope } from "effect"
 import type { SqlClient } from "effect/sql"
 import { createHash, randomBytes } from "node:crypto"
-import { makeAgentWebHandler, makeWebHandler } from "../../packages/core/src/app.js"
-import { clientAddressContext } from "../../packages/core/src/http/request-info.js"
-import { defaultSettings, type ServiceSettings } from "../../packages/core/src/services/settings.js"
-import { layerDatabase, type DatabaseConfig } from "../../packages/core/src/storage/database.js"
-import { OPERATOR_TOKEN } from "../support/app.js"
-import type { AdjustableClock } from "../support/clock.js"
+import { clientAddressContext, type DatabaseConfig, defaultSettings, layerDatabase, makeAgentWebHandler, makeWebHandler, type ServiceSettings } from "@signcraft/core"
+import { OPERATOR_TOKEN } from "./app.js"
+import type { AdjustableClock } from "./clock.js"
 
 /** A PKCE pair. */
 export const pkce = () => {

@@ -1,7 +1,7 @@
-import type { startApp } from "./app.js"
+import type { TestApp } from "./app.js"
 
 /** A browser-like client of the dashboard over a web handler: it keeps cookies and reads forms' tokens. */
-export const dashboardClient = (app: ReturnType<typeof startApp>, basePath = "") => {
+export const dashboardClient = (app: TestApp, basePath = "") => {
   const jar = new Map<string, string>()
   const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join("; ")
   const keep = (response: Response) => {
@@ -51,7 +51,7 @@ export const textOf = (html: string): string =>
     .replace(/\s+/g, " ").trim()
 
 /** A company with a Store and a person who can sign in, made through the operator API. */
-export const seedMerchant = async (app: ReturnType<typeof startApp>, label = "Acme", currency = "USD") => {
+export const seedMerchant = async (app: TestApp, label = "Acme", currency = "USD") => {
   const company = await app.operator("POST", "/companies", { name: `${label} Ltd` })
   const store = await app.operator("POST", "/stores", { company_id: company.body.id, name: `${label} Signs`, currency })
   const email = `${label.toLowerCase()}-${Math.random().toString(36).slice(2)}@example.com`

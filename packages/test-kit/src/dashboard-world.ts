@@ -1,10 +1,10 @@
 import { Effect } from "effect"
-import { Outbox } from "../../packages/core/src/services/outbox.js"
-import { sampleEventPayload } from "../../packages/core/src/domain/webhooks/topics.js"
-import { cookiesOf, hiddenFields, pkce } from "../oauth/harness.js"
+import { webhooks } from "@signcraft/core/domain"
+import { Outbox } from "@signcraft/core/internal"
 import { OPERATOR_TOKEN } from "./app.js"
 import { simpleLetterContent } from "./pricing-fixtures.js"
 import type { startLoopbackServer } from "./loopback.js"
+import { cookiesOf, hiddenFields, pkce } from "./oauth.js"
 import type { Receiver } from "./receiver.js"
 
 type Server = Awaited<ReturnType<typeof startLoopbackServer>>
@@ -68,7 +68,7 @@ export const seedDashboardWorld = async (server: Server, receiver: Receiver, lab
   })).body.key as string
   const subscription = await json("POST", "/api/v3/webhook-subscriptions", { topic: "order:created", url: receiver.url("/orders") }, apiKey)
   await server.run(Effect.gen(function*() {
-    yield* (yield* Outbox).enqueue(storeId, "order:created", sampleEventPayload("order:created"))
+    yield* (yield* Outbox).enqueue(storeId, "order:created", webhooks.sampleEventPayload("order:created"))
   }))
 
   const agent = await connectAgent(server.url, email, password)

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { DatabaseConfig } from "../../packages/core/src/storage/database.js"
+import type { DatabaseConfig } from "@signcraft/core"
 
 /** A database a suite can run on, and how to throw it away afterwards. */
 export interface TestDatabase {

@@ -1,4 +1,8 @@
-import type { AttemptResult, ClaimedDelivery } from "../../packages/core/src/services/webhook-deliveries.js"
+import type { DeliveryWorkerOptions } from "@signcraft/core"
+import type { ClaimedDelivery } from "@signcraft/core/internal"
+
+/** What the delivery worker decided about one attempt, as its `onAttempt` hook reports it. */
+export type AttemptResult = Parameters<NonNullable<DeliveryWorkerOptions["onAttempt"]>>[1]
 
 /** One attempt the delivery worker recorded. */
 export interface RecordedAttempt {
