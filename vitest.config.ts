@@ -16,7 +16,7 @@ export default defineConfig({
     ]
   },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "examples/**/*.test.ts", "bench/test/**/*.test.ts"],
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 120_000,
