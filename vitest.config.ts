@@ -10,13 +10,13 @@ export default defineConfig({
     // Tests run the workspace packages' TypeScript source, never a build: a fresh clone
     // passes `npm install && npm test`, and what is tested is what is being edited.
     alias: [
-      { find: /^@signcraft\/(core|adapters|server|client)$/, replacement: `${packagesDir}$1/src/index.ts` },
+      { find: /^@signcraft\/(core|adapters|server|client|test-kit)$/, replacement: `${packagesDir}$1/src/index.ts` },
       // Subpath exports (`@signcraft/core/domain`, `@signcraft/client/effect`) are each one file of src.
-      { find: /^@signcraft\/(core|adapters|server|client)\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/$2.ts` }
+      { find: /^@signcraft\/(core|adapters|server|client|test-kit)\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/$2.ts` }
     ]
   },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "examples/**/*.test.ts", "bench/test/**/*.test.ts"],
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 120_000,

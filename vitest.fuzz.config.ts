@@ -8,7 +8,7 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    include: ["test/fuzz/fuzz.test.ts"],
+    include: ["packages/core/test/fuzz/fuzz.test.ts"],
     env: {
       FUZZ_RUNS: process.env.FUZZ_RUNS ?? "200",
       FUZZ_SEED: process.env.FUZZ_SEED ?? "20261123",

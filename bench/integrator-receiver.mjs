@@ -1,7 +1,7 @@
 // The integrator of the storefront-design case: a plain node:http server on 127.0.0.1 answering
 // every create-product callback with a fresh external_id, in a process of its own so its work is
 // counted neither to the server under test nor to the load generator. It does not verify
-// signatures: the HTTP suites do (test/http/commerce-flow.test.ts); here it only has to answer.
+// signatures: the HTTP suites do (packages/core/test/http/commerce-flow.test.ts); here it only has to answer.
 import { createServer } from "node:http"
 
 let counter = 0

@@ -117,7 +117,7 @@ export const orderBody = (integrationId: number, productId: number) => {
   }
 }
 
-/** The storefront design body (as test/http/commerce-flow.test.ts sends it). */
+/** The storefront design body (as packages/core/test/http/commerce-flow.test.ts sends it). */
 export const designBody = (integrationId: number) => ({
   integration_id: integrationId,
   title: "OPEN in pink neon",

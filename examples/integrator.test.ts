@@ -1,8 +1,8 @@
 import { SigncraftClient } from "@signcraft/client"
 import { webhooks } from "@signcraft/core/domain"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { embeddedVariant, type TestDatabase } from "../test/support/databases.js"
-import { startLoopbackServer } from "../test/support/loopback.js"
+import { embeddedVariant, type TestDatabase } from "@signcraft/test-kit"
+import { startLoopbackServer } from "@signcraft/test-kit/loopback"
 import { createProductReceiver, migrateV2Order, runIntegrator } from "./integrator.js"
 
 // The example, run end to end against the real server on loopback.

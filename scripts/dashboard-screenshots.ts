@@ -10,11 +10,11 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { chromium } from "playwright-core"
-import { browserLeg, CHROMIUM_FLAGS } from "../test/support/chromium.js"
-import { seedDashboardWorld } from "../test/support/dashboard-world.js"
-import { embeddedVariant } from "../test/support/databases.js"
-import { startLoopbackServer } from "../test/support/loopback.js"
-import { startReceiver } from "../test/support/receiver.js"
+import { embeddedVariant } from "@signcraft/test-kit"
+import { browserLeg, CHROMIUM_FLAGS } from "@signcraft/test-kit/chromium"
+import { seedDashboardWorld } from "@signcraft/test-kit/dashboard-world"
+import { startLoopbackServer } from "@signcraft/test-kit/loopback"
+import { startReceiver } from "@signcraft/test-kit/receiver"
 
 const leg = browserLeg()
 if ("skip" in leg) throw new Error(leg.skip)

@@ -3,7 +3,7 @@ import { createServer } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { toNodeListener } from "../src/index.js"
 import { closeServer, type Host, listenOnLoopback, loopbackFetch } from "./support/host-suite.js"
-import { midMinuteClock } from "../../../test/support/clock.js"
+import { midMinuteClock } from "@signcraft/test-kit/clock"
 import { startSigncraft } from "./support/signcraft.js"
 
 describe("the client's address through an adapter", () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { connectWithMcpSdk, consentByForms, startReceiver } from "../../../test/oauth/clients.js"
+import { connectWithMcpSdk, consentByForms, startReceiver } from "@signcraft/test-kit/agent-clients"
 import { freePort, type ServerProcess, startServer, waitForHealthy, within } from "./support/server-process.js"
 
 // `signcraft serve` with MCP_PORT and MCP_URL: the agent endpoint on its own listener.

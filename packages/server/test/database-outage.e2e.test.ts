@@ -2,7 +2,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { databaseVariants, type TestDatabase } from "../../../test/support/databases.js"
+import { databaseVariants, type TestDatabase } from "@signcraft/test-kit"
 import { freePort, type ServerProcess, startServer, waitForHealthy, within } from "./support/server-process.js"
 import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.js"
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { browserLeg, CHROMIUM_FLAGS } from "../../../test/support/chromium.js"
+import { browserLeg, CHROMIUM_FLAGS } from "@signcraft/test-kit/chromium"
 import { freePort, type ServerProcess, startServer, waitForHealthy } from "./support/server-process.js"
 
 // A newcomer's first minute: `npm start` in development prints a demo key and the /docs URL;

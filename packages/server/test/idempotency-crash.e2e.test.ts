@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest"
-import { databaseVariants, type TestDatabase } from "../../../test/support/databases.js"
-import { simpleLetterContent } from "../../../test/support/pricing-fixtures.js"
+import { databaseVariants, type TestDatabase } from "@signcraft/test-kit"
+import { simpleLetterContent } from "@signcraft/test-kit/pricing-fixtures"
 import { freePort, type ServerProcess, startServer, waitForHealthy, within } from "./support/server-process.js"
 
 // SIGKILL the server while idempotent pricing writes are in flight, start it again on the same

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { type Receiver, startReceiver } from "../../../test/support/receiver.js"
+import { type Receiver, startReceiver } from "@signcraft/test-kit/receiver"
 import { verifyWebhook } from "../../core/src/domain/webhooks/signature.js"
 import { freePort, type ServerProcess, startServer, waitForHealthy, within } from "./support/server-process.js"
 

@@ -1,5 +1,5 @@
 import { Context } from "effect"
-import { ClientAddress } from "../../../core/src/http/request-info.js"
+import { ClientAddress } from "@signcraft/core"
 import type { WebHandler } from "../../src/index.js"
 
 /** What the echo handler saw of the last request that hung until the client went away. */

@@ -1,31 +1,22 @@
-import { Layer, Redacted } from "effect"
-import { makeWebHandler } from "../../../core/src/app.js"
-import { defaultSettings, type ServiceSettings } from "../../../core/src/services/settings.js"
-import { layerDatabase } from "../../../core/src/storage/database.js"
-import { embeddedVariant, type TestDatabase } from "../../../../test/support/databases.js"
+import type { ServiceSettings } from "@signcraft/core"
+import { embeddedVariant, startApp } from "@signcraft/test-kit"
+import type { Layer } from "effect"
 
-/** The operator token of the embedded test apps. */
-export const OPERATOR_TOKEN = "op_adapter_token"
+export { OPERATOR_TOKEN } from "@signcraft/test-kit"
 
 /** The body limit of the test apps, small so a streamed oversized body is cheap to send. */
 export const MAX_BODY_BYTES = 64 * 1024
 
-/** The real signcraft web handler over a fresh embedded database, and how to throw both away. */
+/** The test kit's app over a fresh embedded database of its own, with the small body limit; `dispose` throws both away. */
 export const startSigncraft = async (
   overrides: Partial<ServiceSettings> = {},
   /** Replaces services of the app, e.g. a test clock (`adjustableClock().layer`). */
-  extra: Layer.Layer<never> = Layer.empty
+  extra?: Layer.Layer<never>
 ) => {
-  const db: TestDatabase = await embeddedVariant.create()
-  const settings = defaultSettings({
-    environment: "test",
-    operatorToken: Redacted.make(OPERATOR_TOKEN),
-    maxBodyBytes: MAX_BODY_BYTES,
-    ...overrides
-  })
-  const app = makeWebHandler({ settings }, Layer.merge(layerDatabase(db.config), extra))
+  const db = await embeddedVariant.create()
+  const app = startApp(db.config, { maxBodyBytes: MAX_BODY_BYTES, ...overrides }, {}, extra === undefined ? {} : { layer: extra })
   return {
-    handler: app.handler,
+    ...app,
     dispose: async () => {
       await app.dispose()
       await db.cleanup()

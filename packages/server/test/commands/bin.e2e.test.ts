@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { embeddedVariant, type TestDatabase } from "../../../../test/support/databases.js"
-import { startLoopbackServer } from "../../../../test/support/loopback.js"
+import { embeddedVariant, type TestDatabase } from "@signcraft/test-kit"
+import { startLoopbackServer } from "@signcraft/test-kit/loopback"
 import { REPO_ROOT, SOURCE_NODE_FLAGS } from "../support/server-process.js"
 
 /** Runs `signcraft` from source to completion: exit code, stdout, stderr. */

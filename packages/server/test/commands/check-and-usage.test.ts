@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { OPERATOR_TOKEN } from "../../../../test/support/app.js"
-import { databaseVariants, type TestDatabase } from "../../../../test/support/databases.js"
-import { startLoopbackServer } from "../../../../test/support/loopback.js"
+import { databaseVariants, OPERATOR_TOKEN, type TestDatabase } from "@signcraft/test-kit"
+import { startLoopbackServer } from "@signcraft/test-kit/loopback"
 import { runCheck } from "../../src/commands/check.js"
 import { runMigrateUsage } from "../../src/commands/migrate-usage.js"
 import { capture } from "./support.js"
@@ -19,7 +18,7 @@ describe.each(databaseVariants())("signcraft check and migrate usage ($name data
   })
 
   it("check prints the Store's id, platform and scopes, as text or JSON", async () => {
-    const seed = await server.seedStore({ scopes: ["store:read", "orders:write"] }, "test", "shopify")
+    const seed = await server.seedStore({ scopes: ["store:read", "orders:write"] }, { platform: "shopify" })
     const text = capture({ SIGNCRAFT_API_KEY: seed.key })
     expect(await runCheck({ baseUrl: server.url, json: false }, text.context)).toBe(0)
     expect(text.out).toEqual([`id: ${seed.storeId}`, "platform: shopify", "scopes: store:read orders:write"])

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { databaseVariants, type TestDatabase } from "../../../../test/support/databases.js"
-import { type ProxyAction, startLoopbackServer, startProxy } from "../../../../test/support/loopback.js"
+import { databaseVariants, type TestDatabase } from "@signcraft/test-kit"
+import { type ProxyAction, startLoopbackServer, startProxy } from "@signcraft/test-kit/loopback"
 import { diagnosticInterval, type MonotonicClock, runDiagnoseRateLimit } from "../../src/commands/diagnose-rate-limit.js"
 import { capture } from "./support.js"
 
@@ -47,7 +47,7 @@ describe.each(databaseVariants())("signcraft diagnose rate-limit ($name database
     plan: (index: number) => ProxyAction,
     options: { readonly key?: string; readonly clock?: MonotonicClock; readonly json?: boolean; readonly onRequest?: (index: number) => void } = {}
   ) => {
-    const key = options.key ?? (await server.seedStore({ scopes: ["store:read"] }, "test")).key
+    const key = options.key ?? (await server.seedStore({ scopes: ["store:read"] }, { mode: "test" })).key
     const proxy = await startProxy(server.url, (_request, index) => {
       options.onRequest?.(index)
       return plan(index)
@@ -167,7 +167,7 @@ describe.each(databaseVariants())("signcraft diagnose rate-limit ($name database
   })
 
   it("refuses before sending anything with a live key, another key or no key (exit 2)", async () => {
-    const live = await server.seedStore({ scopes: ["store:read"] }, "live")
+    const live = await server.seedStore({ scopes: ["store:read"] }, { mode: "live" })
     const reasons = [/refusing a live key/, /needs a disposable test-mode key/, /SIGNCRAFT_API_KEY is not set/]
     for (const [index, key] of [live.key, "pk_something", ""].entries()) {
       const result = await diagnose(() => ok, { key })
