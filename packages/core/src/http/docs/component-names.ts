@@ -2,7 +2,7 @@
  * Effect names a second, equal copy of a schema `Name_1` (a body declared under two media types
  * is two schema values). Generated clients turn component names into type names, so such a copy
  * folds into the schema it repeats; a suffixed name that differs stays and the document's test
- * (test/http/openapi.test.ts) refuses it, asking for a name of its own.
+ * (packages/core/test/http/openapi.test.ts) refuses it, asking for a name of its own.
  */
 
 type Spec = Record<string, unknown> & { readonly components?: { readonly schemas?: Record<string, unknown> } }

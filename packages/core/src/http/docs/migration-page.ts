@@ -112,7 +112,7 @@ const ENUMS = [
 /**
  * Field translations from the previous generation to v3 (docs/api.md, generations). The
  * translators in domain/orders and domain/pricing implement them; this is their reader's map, and
- * its rows that are plain paths are checked against the translators (test/http/docs-pages.test.ts).
+ * its rows that are plain paths are checked against the translators (packages/core/test/http/docs-pages.test.ts).
  */
 export const FIELD_MAP: ReadonlyArray<readonly [where: string, legacy: string, v3: string]> = [
   ["v2 order", "external_id", "store_order_id"],

@@ -1,7 +1,7 @@
 /**
  * One example per operation of the public API: the request a client sends and the answer it gets.
  * The OpenAPI document shows them (`example` on parameters, bodies and the success response), and
- * test/http/openapi-examples.test.ts sends every request through the real handler, in the order
+ * packages/core/test/http/openapi-generators.test.ts sends every request through the real handler, in the order
  * of {@link EXAMPLE_ORDER}, checking the answer's status and shape against the example. Ids are
  * the ones a fresh Store would see; the test puts the ids its own run created in their place.
  */
