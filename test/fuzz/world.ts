@@ -1,5 +1,5 @@
 import type { DatabaseConfig } from "../../packages/core/src/storage/database.js"
-import { SCOPES } from "../../packages/core/src/domain/scopes.js"
+import { SCOPES } from "../../packages/core/src/domain/credentials/scopes.js"
 import { cookiesOf, hiddenFields, pkce, startOAuthApp } from "../oauth/harness.js"
 import { OPERATOR_TOKEN } from "../support/app.js"
 import { startIntegrator } from "../support/commerce.js"

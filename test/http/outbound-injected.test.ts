@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { verifyWebhook } from "../../packages/core/src/domain/webhooks/signature.js"
-import { OutboundHttp, type OutboundRequest, type OutboundResponse } from "../../packages/core/src/services/outbound-http.js"
+import { OutboundHttp, type OutboundRequest, type OutboundResponse } from "../../packages/core/src/services/outbound/outbound-http.js"
 import { startCommerceApp } from "../support/commerce.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 

@@ -5,7 +5,7 @@ import { verifyWebhook } from "../../packages/core/src/domain/webhooks/signature
 import { escapeHtml } from "../../packages/core/src/http/docs/pages.js"
 import { RECOVERY_CLIENT, RECOVERY_CURL } from "../../packages/core/src/http/docs/webhooks-page.js"
 import { sampleEventPayload } from "../../packages/core/src/domain/webhooks/topics.js"
-import { Outbox } from "../../packages/core/src/services/outbox.js"
+import { Outbox } from "../../packages/core/src/services/webhooks/outbox.js"
 import { startApp } from "../support/app.js"
 import { attemptLog } from "../support/attempts.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"

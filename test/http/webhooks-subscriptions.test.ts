@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DeprecatedUsage } from "../../packages/core/src/services/deprecated-usage.js"
+import { DeprecatedUsage } from "../../packages/core/src/services/requests/deprecated-usage.js"
 import { startApp } from "../support/app.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 

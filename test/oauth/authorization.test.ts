@@ -1,14 +1,14 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { OAuthClients } from "../../packages/core/src/services/oauth-clients.js"
+import { OAuthClients } from "../../packages/core/src/services/oauth/clients.js"
 import { Settings } from "../../packages/core/src/services/settings.js"
-import { SCOPES } from "../../packages/core/src/domain/scopes.js"
+import { SCOPES } from "../../packages/core/src/domain/credentials/scopes.js"
 import { cookiePolicy } from "../../packages/core/src/http/browser/cookies.js"
 import { midMinuteClock } from "../support/clock.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { cookiesOf, hiddenFields, pkce, startOAuthApp } from "./harness.js"
-import { SCOPE_DESCRIPTIONS } from "../../packages/core/src/domain/scope-descriptions.js"
+import { SCOPE_DESCRIPTIONS } from "../../packages/core/src/domain/credentials/scope-descriptions.js"
 
 const BASE = "http://localhost:8080"
 

@@ -5,13 +5,13 @@ import { join } from "node:path"
 import * as oauth from "oauth4webapi"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { toNodeListener } from "../../packages/adapters/src/node.js"
-import { SCOPES } from "../../packages/core/src/domain/scopes.js"
+import { SCOPES } from "../../packages/core/src/domain/credentials/scopes.js"
 import { browserLeg, CHROMIUM_FLAGS } from "../support/chromium.js"
 import { embeddedVariant, type TestDatabase } from "../support/databases.js"
 import { close, connectWithMcpSdk, consentByForms, listen, type Merchant, startReceiver } from "./clients.js"
 import { startOAuthApp } from "./harness.js"
-import { SCOPE_DESCRIPTIONS } from "../../packages/core/src/domain/scope-descriptions.js"
-import { isScope } from "../../packages/core/src/domain/scopes.js"
+import { SCOPE_DESCRIPTIONS } from "../../packages/core/src/domain/credentials/scope-descriptions.js"
+import { isScope } from "../../packages/core/src/domain/credentials/scopes.js"
 
 const browser = browserLeg()
 

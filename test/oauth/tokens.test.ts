@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { AccessTokenSigner } from "../../packages/core/src/services/oauth-tokens.js"
+import { AccessTokenSigner } from "../../packages/core/src/services/oauth/tokens.js"
 import { Settings } from "../../packages/core/src/services/settings.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 import { pkce, startOAuthApp } from "./harness.js"

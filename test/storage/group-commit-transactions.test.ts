@@ -1,7 +1,7 @@
 import { Deferred, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { IdempotencyStore } from "../../packages/core/src/services/idempotency.js"
+import { IdempotencyStore } from "../../packages/core/src/services/requests/idempotency.js"
 import { startApp } from "../support/app.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 

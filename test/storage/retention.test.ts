@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { pruneRetained, RETENTION_BATCH } from "../../packages/core/src/services/retention.js"
+import { pruneRetained, RETENTION_BATCH } from "../../packages/core/src/services/operations/retention.js"
 import { startOAuthApp } from "../oauth/harness.js"
 import { databaseVariants, type TestDatabase } from "../support/databases.js"
 

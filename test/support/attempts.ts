@@ -1,4 +1,4 @@
-import type { AttemptResult, ClaimedDelivery } from "../../packages/core/src/services/webhook-deliveries.js"
+import type { AttemptResult, ClaimedDelivery } from "../../packages/core/src/services/webhooks/deliveries.js"
 
 /** One attempt the delivery worker recorded. */
 export interface RecordedAttempt {

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { Outbox } from "../../packages/core/src/services/outbox.js"
+import { Outbox } from "../../packages/core/src/services/webhooks/outbox.js"
 import { sampleEventPayload } from "../../packages/core/src/domain/webhooks/topics.js"
 import { cookiesOf, hiddenFields, pkce } from "../oauth/harness.js"
 import { OPERATOR_TOKEN } from "./app.js"

@@ -2,7 +2,7 @@ import { Clock, Effect, Result, Schema } from "effect"
 import { AnalyticsSummaryV3 } from "../../domain/analytics/summary-view.js"
 import { parseAnalyticsQuery } from "../../domain/analytics/window.js"
 import { InvalidParameter } from "../../domain/errors.js"
-import { Analytics } from "../../services/analytics.js"
+import { Analytics } from "../../services/commerce/analytics.js"
 import { defineTool } from "../tool.js"
 import { READ_ONLY } from "./hints.js"
 

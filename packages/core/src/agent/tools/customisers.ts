@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { CustomiserV3, customiserV3Of } from "../../domain/pricing/customiser.js"
-import { Customisers } from "../../services/customisers.js"
+import { Customisers } from "../../services/pricing/customisers.js"
 import { defineTool } from "../tool.js"
 import { READ_ONLY } from "./hints.js"
 import { cutRows, PageInput, pageOf, ResourceId } from "./inputs.js"

@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
-import { SCOPES } from "../../domain/scopes.js"
-import { Identity } from "../../services/identity.js"
+import { SCOPES } from "../../domain/credentials/scopes.js"
+import { Identity } from "../../services/credentials/identity.js"
 import { defineTool } from "../tool.js"
 import { READ_ONLY } from "./hints.js"
 

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { QuoteV3 } from "../../domain/quotes/view.js"
 import { quoteV3Of } from "../../presenters/quotes.js"
-import { Quotes } from "../../services/quotes.js"
+import { Quotes } from "../../services/commerce/quotes.js"
 import { defineTool } from "../tool.js"
 import { READ_ONLY } from "./hints.js"
 import { cutRows, PageInput, pageOf } from "./inputs.js"

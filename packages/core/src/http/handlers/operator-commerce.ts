@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Identity } from "../../services/identity.js"
-import { Integrations } from "../../services/integrations.js"
-import { Orders } from "../../services/orders.js"
-import { Products } from "../../services/products.js"
+import { Identity } from "../../services/credentials/identity.js"
+import { Integrations } from "../../services/commerce/integrations.js"
+import { Orders } from "../../services/commerce/orders.js"
+import { Products } from "../../services/commerce/products.js"
 import { createdIntegrationView, integrationView } from "../../presenters/operator.js"
 import { SigncraftApi } from "../api/index.js"
 

@@ -4,10 +4,10 @@ import { HttpApiBuilder } from "effect/http-api"
 import { pricingReadV2 } from "../../domain/pricing/content.js"
 import { customiserV2Of } from "../../domain/pricing/customiser.js"
 import { decidePricingPutV2 } from "../../domain/pricing/writes.js"
-import { Customisers, type StoredPricing } from "../../services/customisers.js"
+import { Customisers, type StoredPricing } from "../../services/pricing/customisers.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
-import { headerOf, pricingDecision } from "../../services/pricing-decisions.js"
+import { headerOf, pricingDecision } from "../../services/pricing/decisions.js"
 
 // The v2 list was never paged; it answers every customiser of the Store, as it always did.
 const UNPAGED = 1_000_000

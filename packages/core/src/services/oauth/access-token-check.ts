@@ -2,9 +2,9 @@ import { Effect, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { AccessTokenCheck, checkAccessToken } from "../../domain/oauth/access-token-check.js"
 import { InvalidAccessToken } from "../../domain/oauth/errors.js"
-import { lastUseIsStale } from "../../domain/last-used.js"
-import type { Scope } from "../../domain/scopes.js"
-import { AccessTokenSigner } from "../oauth-tokens.js"
+import { lastUseIsStale } from "../../domain/credentials/last-used.js"
+import type { Scope } from "../../domain/credentials/scopes.js"
+import { AccessTokenSigner } from "./tokens.js"
 import { AccessTokenRow, orUndefined } from "./rows.js"
 
 /** Who is calling the agent endpoint, from a verified connector token. */

@@ -3,7 +3,7 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { NotFound } from "../../domain/errors.js"
 import { decideConnectionRevocation, decideTokenRevocation, RevocationOutcome } from "../../domain/oauth/revocation.js"
 import { hashSecret } from "../../domain/oauth/tokens.js"
-import { AccessTokenSigner } from "../oauth-tokens.js"
+import { AccessTokenSigner } from "./tokens.js"
 import { makeGrantStore } from "./grant-store.js"
 import { GrantRow, orUndefined, TokenHolderRow } from "./rows.js"
 
