@@ -33,8 +33,7 @@ export class Analytics extends Context.Service<Analytics, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       return Analytics.of({
-        summary: (storeId, window) =>
-          Effect.gen(function*() {
+        summary: Effect.fn("Analytics.summary")(function*(storeId, window) {
             const revenue = yield* sql`
               SELECT currency, sum(amount) AS amount, sum(order_count) AS order_count
               FROM order_daily_totals
@@ -54,7 +53,7 @@ export class Analytics extends Context.Service<Analytics, {
               productCount: products.count,
               revenue: buckets
             })
-          }).pipe(Effect.orDie),
+          }, Effect.orDie),
         dailyRevenue: (storeId, window, currency) =>
           sql`
             SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(amount) AS amount

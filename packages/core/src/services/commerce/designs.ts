@@ -78,8 +78,7 @@ export class Designs extends Context.Service<Designs, {
         )
 
       return Designs.of({
-        finish: (customiserId, design) =>
-          Effect.gen(function*() {
+        finish: Effect.fn("Designs.finish")(function*(customiserId, design) {
             const customiser = yield* customisers.findAnywhere(customiserId)
             const storeId = customiser.storeId
             const integration = yield* integrations.usable(storeId, design.integration_id, "enabled", "/integration_id")

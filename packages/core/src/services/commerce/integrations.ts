@@ -90,8 +90,7 @@ export class Integrations extends Context.Service<Integrations, {
           SELECT ${columns} FROM integrations WHERE id = ${id}`.pipe(Effect.orDie, Effect.flatMap(first))
 
       return Integrations.of({
-        create: (storeId, input) =>
-          Effect.gen(function*() {
+        create: Effect.fn("Integrations.create")(function*(storeId, input) {
             yield* checkUrl(input.createProductUrl)
             const rows = yield* sql`
               INSERT INTO integrations ${sql.insert({
@@ -103,9 +102,8 @@ export class Integrations extends Context.Service<Integrations, {
               })}
               RETURNING ${columns}`
             return yield* single(rows)
-          }).pipe(Effect.catchTag("SqlError", Effect.die)),
-        update: (id, patch) =>
-          Effect.gen(function*() {
+          }, Effect.catchTag("SqlError", Effect.die)),
+        update: Effect.fn("Integrations.update")(function*(id, patch) {
             if (patch.createProductUrl !== undefined) yield* checkUrl(patch.createProductUrl)
             const current = yield* byId(id)
             if (Option.isNone(current)) return yield* new NotFound({ resource: "integration" })
@@ -116,9 +114,8 @@ export class Integrations extends Context.Service<Integrations, {
                 updated_at = now()
               WHERE id = ${id} RETURNING ${columns}`
             return yield* single(rows)
-          }).pipe(Effect.catchTag("SqlError", Effect.die)),
-        usable: (storeId, id, use, pointer) =>
-          Effect.gen(function*() {
+          }, Effect.catchTag("SqlError", Effect.die)),
+        usable: Effect.fn("Integrations.usable")(function*(storeId, id, use, pointer) {
             const found = Option.getOrUndefined(yield* byId(id))
             return yield* Effect.fromResult(checkIntegrationUse(found, storeId, use, pointer))
           }),

@@ -369,8 +369,7 @@ export class Orders extends Context.Service<Orders, {
             Effect.flatMap(orderRows),
             Effect.map((rows) => rows.map(toStored))
           ),
-        importMany: (storeId, orders) =>
-          Effect.gen(function*() {
+        importMany: Effect.fn("Orders.importMany")(function*(storeId, orders) {
             for (let start = 0; start < orders.length; start += IMPORT_BATCH) {
               const batch = orders.slice(start, start + IMPORT_BATCH).map((o) => ({
                 store_id: storeId,
@@ -385,7 +384,7 @@ export class Orders extends Context.Service<Orders, {
               if (first !== undefined) yield* sql`INSERT INTO orders ${sql.insert([first, ...rest])}`
             }
             return orders.length
-          }).pipe(sql.withTransaction, Effect.orDie)
+          }, sql.withTransaction, Effect.orDie)
       })
     })
   )

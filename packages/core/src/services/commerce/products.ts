@@ -170,8 +170,7 @@ export class Products extends Context.Service<Products, {
               onSome: Effect.succeed
             }))
           ),
-        syncLegacy: (storeId, product) =>
-          Effect.gen(function*() {
+        syncLegacy: Effect.fn("Products.syncLegacy")(function*(storeId, product) {
             const updated = yield* sql`
               UPDATE products SET customiser_id = ${product.customiserId}, integration_id = ${product.integrationId},
                 title = ${product.title}, price_amount = ${product.priceAmount}, currency = ${product.currency},
@@ -181,7 +180,7 @@ export class Products extends Context.Service<Products, {
             return yield* toStored(updated.length > 0 ? updated : yield* sql`
               INSERT INTO products ${sql.insert(productParams(storeId, product))}
               RETURNING ${columns}`)
-          }).pipe(sql.withTransaction, Effect.orDie),
+          }, sql.withTransaction, Effect.orDie),
         setExternalId: (productId, externalId) =>
           sql`
             UPDATE products SET external_id = ${externalId}, updated_at = now() WHERE id = ${productId}
@@ -222,8 +221,7 @@ export class Products extends Context.Service<Products, {
             })
           )
         },
-        importMany: (storeId, products) =>
-          Effect.gen(function*() {
+        importMany: Effect.fn("Products.importMany")(function*(storeId, products) {
             for (let start = 0; start < products.length; start += IMPORT_BATCH) {
               const batch = products.slice(start, start + IMPORT_BATCH).map((p) => ({
                 store_id: storeId,
@@ -238,7 +236,7 @@ export class Products extends Context.Service<Products, {
               if (first !== undefined) yield* sql`INSERT INTO products ${sql.insert([first, ...rest])}`
             }
             return products.length
-          }).pipe(sql.withTransaction, Effect.orDie)
+          }, sql.withTransaction, Effect.orDie)
       })
     })
   )

@@ -190,8 +190,7 @@ export class Credentials extends Context.Service<Credentials, {
         })
 
       return Credentials.of({
-        issue: (storeId, mode, grant, options = {}) =>
-          Effect.gen(function*() {
+        issue: Effect.fn("Credentials.issue")(function*(storeId, mode, grant, options = {}) {
             const key = generateApiKey(mode)
             const scopes: ReadonlyArray<Scope> = grant._tag === "Scoped" ? grant.scopes : []
             const rows = yield* sql`

@@ -62,8 +62,7 @@ export class Identity extends Context.Service<Identity, {
             Effect.orDie,
             Effect.flatMap(decodeSingleRow(CompanyRow))
           ),
-        createStore: (input) =>
-          Effect.gen(function*() {
+        createStore: Effect.fn("Identity.createStore")(function*(input) {
             if (!(yield* companyExists(input.companyId))) return yield* unknownCompany
             const rows = yield* sql`
               INSERT INTO stores ${sql.insert({
@@ -74,7 +73,7 @@ export class Identity extends Context.Service<Identity, {
               })}
               RETURNING id, company_id, name, platform, currency`
             return yield* decodeSingleRow(StoreRow)(rows)
-          }).pipe(Effect.catchTag("SqlError", Effect.die)),
+          }, Effect.catchTag("SqlError", Effect.die)),
         findStore: (id) =>
           sql`SELECT id, company_id, name, platform, currency FROM stores WHERE id = ${id}`.pipe(
             Effect.orDie,
@@ -84,8 +83,7 @@ export class Identity extends Context.Service<Identity, {
               onSome: Effect.succeed
             }))
           ),
-        createPerson: (input) =>
-          Effect.gen(function*() {
+        createPerson: Effect.fn("Identity.createPerson")(function*(input) {
             if (!(yield* companyExists(input.companyId))) return yield* unknownCompany
             const taken = yield* sql`SELECT 1 FROM persons WHERE lower(email) = lower(${input.email})`
             if (taken.length > 0) {
@@ -102,7 +100,7 @@ export class Identity extends Context.Service<Identity, {
               yield* sql`INSERT INTO memberships ${sql.insert({ company_id: input.companyId, person_id: person.id })}`
               return person
             }))
-          }).pipe(Effect.catchTag("SqlError", Effect.die)),
+          }, Effect.catchTag("SqlError", Effect.die)),
         removeMember: (companyId, personId) =>
           sql`DELETE FROM memberships WHERE company_id = ${companyId} AND person_id = ${personId} RETURNING person_id`
             .pipe(

@@ -46,8 +46,7 @@ export const makeAccessTokenCheck = Effect.gen(function*() {
 
   return {
     /** Verifies an agent request's bearer token for `resource`: signature, stored state, binding, membership. */
-    authenticate: (token: string, resource: string) =>
-      Effect.gen(function*() {
+    authenticate: Effect.fn("OAuthGrants.authenticate")(function*(token: string, resource: string) {
         const claims = yield* signer.verify(token)
         const row = yield* orUndefined(findToken(claims.jti))
         // An unknown token is refused whatever the time, so the fallback clock is never consulted.

@@ -83,8 +83,7 @@ export const makeAuthorizationCodeGrant = Effect.gen(function*() {
      * the client already holds a live grant from this person on this Store, the new one holds the
      * union (incremental consent); the earlier grant ends when the code is exchanged.
      */
-    approve: (request: AuthorizationRequest, personId: number, storeId: number, scopes: ReadonlyArray<Scope>) =>
-      Effect.gen(function*() {
+    approve: Effect.fn("OAuthGrants.approve")(function*(request: AuthorizationRequest, personId: number, storeId: number, scopes: ReadonlyArray<Scope>) {
         const code = newSecret("sc_code_")
         yield* sql.withTransaction(Effect.gen(function*() {
           const earlier = yield* connections.liveGrantsFor(request.clientId, personId, storeId)

@@ -237,15 +237,13 @@ export class OAuthClients extends Context.Service<OAuthClients, {
         })
 
       return OAuthClients.of({
-        resolve: (clientId, ip) =>
-          Effect.gen(function*() {
+        resolve: Effect.fn("OAuthClients.resolve")(function*(clientId, ip) {
             const kind = classifyClientId(clientId, settings.environment)
             if (kind._tag === "Refused") return yield* refused(kind.description)
             if (kind._tag === "Registered") return yield* orUndefined(findClient(clientId))
             return yield* resolveDocument(clientId, ip)
           }),
-        register: (body, ip) =>
-          Effect.gen(function*() {
+        register: Effect.fn("OAuthClients.register")(function*(body, ip) {
             yield* countAttempt(ip)
             const verdict = checkRegistration(body)
             if (verdict._tag === "Invalid") {

@@ -138,8 +138,7 @@ export class OAuthSessions extends Context.Service<OAuthSessions, {
       })
 
       return OAuthSessions.of({
-        signIn: (email, password, ip, presentedDevice) =>
-          Effect.gen(function*() {
+        signIn: Effect.fn("OAuthSessions.signIn")(function*(email, password, ip, presentedDevice) {
             if (email.length > MAX_EMAIL_LENGTH) return yield* refuse({ _tag: "InvalidEmail" })
             const normalised = email.trim().toLowerCase()
             const person = yield* orUndefined(findPerson(normalised))

@@ -43,8 +43,7 @@ export const makeTokenIssuance = Effect.gen(function*() {
      * Writes the new token rows and signs the access token; runs inside the caller's transaction.
      * `signingKey` is fetched before that transaction (see {@link AccessTokenSigner.signingKey}).
      */
-    issuePair: (grant: GrantRecord, withRefresh: boolean, scopes: ReadonlyArray<Scope>, signingKey: SigningKey) =>
-      Effect.gen(function*() {
+    issuePair: Effect.fn("OAuthGrants.issuePair")(function*(grant: GrantRecord, withRefresh: boolean, scopes: ReadonlyArray<Scope>, signingKey: SigningKey) {
         const now = yield* Clock.currentTimeMillis
         const refreshToken = withRefresh ? newSecret("sc_rt_") : undefined
         const refreshId = refreshToken === undefined ? null : (yield* insertRefreshToken({ grant, tokenHash: hashSecret(refreshToken) })).id
@@ -69,6 +68,6 @@ export const makeTokenIssuance = Effect.gen(function*() {
           scope
         }
         return response
-      }).pipe(Effect.orDie)
+      }, Effect.orDie)
   }
 })

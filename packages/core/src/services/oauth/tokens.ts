@@ -176,8 +176,7 @@ export class AccessTokenSigner extends Context.Service<AccessTokenSigner, {
         sign: (claims, expiresAtSeconds) => Effect.flatMap(loadActive, (key) => signWith(key, claims, expiresAtSeconds)),
         signingKey: loadActive,
         signWith,
-        verify: (token) =>
-          Effect.gen(function*() {
+        verify: Effect.fn("AccessTokenSigner.verify")(function*(token) {
             const parts = token.split(".")
             if (parts.length !== 3) return yield* invalid("The bearer token is not a connector access token.")
             let kid: unknown

@@ -23,8 +23,7 @@ export interface RetentionCounts {
  * Expired idempotency keys and unused clients have their own pruning (`IdempotencyStore.prune`,
  * `OAuthClients.prune`).
  */
-export const pruneRetained = (days: number) =>
-  Effect.gen(function*() {
+export const pruneRetained = Effect.fn("Retention.pruneRetained")(function*(days: number) {
     const sql = yield* SqlClient.SqlClient
     const cutoff = new Date((yield* Clock.currentTimeMillis) - days * 24 * 60 * 60 * 1000)
     const ids = decodeRows(IdRow)
@@ -77,4 +76,4 @@ export const pruneRetained = (days: number) =>
     }))
 
     return { attempts, events, grants, quotes } satisfies RetentionCounts
-  }).pipe(Effect.orDie)
+  }, Effect.orDie)

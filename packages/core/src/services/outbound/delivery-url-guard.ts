@@ -48,8 +48,7 @@ export class DeliveryUrlGuard extends Context.Service<DeliveryUrlGuard, {
       const production = settings.environment === "production"
       const loopback = allowsLoopback(settings.environment)
       return DeliveryUrlGuard.of({
-        check: (raw) =>
-          Effect.gen(function*() {
+        check: Effect.fn("DeliveryUrlGuard.check")(function*(raw) {
             const judged = checkDeliveryUrl(raw, settings.environment)
             if (!judged.ok) return yield* Effect.fail(judged.fault)
             const resolved = yield* resolveAll(hostOf(judged.url)).pipe(Effect.result)

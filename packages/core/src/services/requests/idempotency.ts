@@ -283,8 +283,7 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
           }
         })
 
-      const settle = (r: IdempotentRequest) =>
-        Effect.gen(function*() {
+      const settle = Effect.fn("IdempotencyStore.settle")(function*(r: IdempotentRequest) {
           const now = yield* Clock.currentTimeMillis
           return yield* answerFrom(r, yield* readKey(r), now)
         })
@@ -304,8 +303,7 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
           return lapsed.length > 0
         }).pipe(Effect.catchTag("SqlError", Effect.die))
 
-      const claim = (r: IdempotentRequest) =>
-        Effect.gen(function*() {
+      const claim = Effect.fn("IdempotencyStore.claim")(function*(r: IdempotentRequest) {
           if (yield* claims.submit({ request: r, now: yield* Clock.currentTimeMillis })) return { _tag: "Proceed" } as const
           const row = yield* readKey(r)
           // A key whose claimer died is claimed again at once, as if its lease had run out.

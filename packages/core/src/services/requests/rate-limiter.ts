@@ -267,8 +267,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
           )
         })
 
-      const spent = (bucket: string, limit: number, windowSeconds: number) =>
-        Effect.gen(function*() {
+      const spent = Effect.fn("RateLimiter.spent")(function*(bucket: string, limit: number, windowSeconds: number) {
           const now = yield* Clock.currentTimeMillis
           const windowMs = windowSeconds * 1000
           const windowStart = Math.floor(now / windowMs) * windowMs
@@ -283,8 +282,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
             : { _tag: "Limited", retryAfterSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)) } as const
         })
 
-      const cooldown = (bucket: string, intervalSeconds: number) =>
-        Effect.gen(function*() {
+      const cooldown = Effect.fn("RateLimiter.cooldown")(function*(bucket: string, intervalSeconds: number) {
           const now = yield* Clock.currentTimeMillis
           const next = now + intervalSeconds * 1000
           const key = bucketKey(bucket)
@@ -303,12 +301,11 @@ export class RateLimiter extends Context.Service<RateLimiter, {
           return { _tag: "Limited", retryAfterSeconds: Math.max(1, Math.ceil((nextAllowed - now) / 1000)) } as const
         })
 
-      const prune = (olderThanMs: number) =>
-        Effect.gen(function*() {
+      const prune = Effect.fn("RateLimiter.prune")(function*(olderThanMs: number) {
           yield* sql`DELETE FROM rate_limit_windows WHERE window_start < ${olderThanMs}`
           yield* sql`DELETE FROM rate_limit_cooldowns WHERE next_allowed_at < ${olderThanMs}`
           for (const [bucket, state] of windows) if (state.windowStart < olderThanMs) windows.delete(bucket)
-        }).pipe(Effect.orDie)
+        }, Effect.orDie)
 
       // The one per-IP quota of every public surface: a bucket per client address, per minute.
       const ipBucket = (ip: string) => `ip:${ip}`

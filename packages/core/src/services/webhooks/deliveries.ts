@@ -375,8 +375,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
             WHERE d.id = r.delivery_id AND d.claimed_by = ${workerId} AND d.attempt_count = r.attempt_number
               AND d.status = 'pending'`.pipe(Effect.andThen(recordHealth(results)))
         },
-        listForSubscription: (storeId, subscriptionId, { limit, beforeId, status }) =>
-          Effect.gen(function*() {
+        listForSubscription: Effect.fn("WebhookDeliveries.listForSubscription")(function*(storeId, subscriptionId, { limit, beforeId, status }) {
             yield* subscriptionOfStore(storeId, subscriptionId)
             const rows = yield* sql`
               SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
@@ -387,8 +386,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
             return yield* withAttempts(rows).pipe(Effect.orDie)
           }),
         find,
-        redeliver: (storeId, subscriptionId, deliveryId) =>
-          Effect.gen(function*() {
+        redeliver: Effect.fn("WebhookDeliveries.redeliver")(function*(storeId, subscriptionId, deliveryId) {
             yield* subscriptionOfStore(storeId, subscriptionId)
             if (!isStorableBigId(deliveryId)) return yield* Effect.fail(notFound)
             yield* sql`

@@ -142,8 +142,7 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
       })
 
       return WebhookSubscriptions.of({
-        create: (storeId, fields) =>
-          Effect.gen(function*() {
+        create: Effect.fn("WebhookSubscriptions.create")(function*(storeId, fields) {
             yield* checkUrl(fields.url)
             // The Store's row lock makes count-then-insert exact under concurrent creates.
             yield* sql`SELECT id FROM stores WHERE id = ${storeId} FOR UPDATE`.pipe(Effect.orDie)
@@ -163,7 +162,7 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
               })}
               RETURNING ${columns}`.pipe(Effect.orDie)
             return opened(yield* decodeSingleRow(Row)(rows))
-          }).pipe(sql.withTransaction, Effect.catchTag("SqlError", (error) => Effect.die(error))),
+          }, sql.withTransaction, Effect.catchTag("SqlError", (error) => Effect.die(error))),
         list: (storeId, { limit, afterId }) =>
           sql`
             SELECT ${columns} FROM webhook_subscriptions
@@ -171,8 +170,7 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
             ${afterId === undefined ? sql`` : sql`AND id > ${afterId}`}
             ORDER BY id LIMIT ${limit}`.pipe(Effect.orDie, Effect.flatMap(decodeRows(Row)), Effect.map((rows) => rows.map(opened))),
         find,
-        update: (storeId, id, change) =>
-          Effect.gen(function*() {
+        update: Effect.fn("WebhookSubscriptions.update")(function*(storeId, id, change) {
             const current = yield* find(storeId, id)
             if (change.url !== undefined) yield* checkUrl(change.url)
             const rows = yield* sql`
@@ -191,8 +189,7 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
               onSome: (row) => Effect.succeed(opened(row))
             })
           }),
-        rotateSecret: (storeId, id) =>
-          Effect.gen(function*() {
+        rotateSecret: Effect.fn("WebhookSubscriptions.rotateSecret")(function*(storeId, id) {
             const current = yield* find(storeId, id)
             const rows = yield* sql`
               UPDATE webhook_subscriptions SET
@@ -208,7 +205,7 @@ export class WebhookSubscriptions extends Context.Service<WebhookSubscriptions, 
             const subscription = yield* decodeSingleRow(Row)(rows)
             const { previousSecretExpiresAt } = yield* decodeSingleRow(OverlapRow)(rows)
             return { subscription: opened(subscription), previousSecretExpiresAt }
-          }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die)),
+          }, sql.withTransaction, Effect.catchTag("SqlError", Effect.die)),
         remove: (storeId, id) =>
           sql.withTransaction(
             Effect.gen(function*() {
