@@ -19,8 +19,7 @@ export const getStoreTool = defineTool({
   input: Schema.Struct({}),
   output: ConnectedStore,
   hints: READ_ONLY,
-  run: (_input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.get_store")(function*(_input, principal) {
       const store = yield* (yield* Identity).findStore(principal.storeId)
       return { id: store.id, platform: store.platform, scopes: principal.scopes }
     })

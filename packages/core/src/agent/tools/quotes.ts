@@ -14,8 +14,7 @@ export const listQuotesTool = defineTool({
   input: Schema.Struct(PageInput),
   output: Schema.Struct({ quotes: Schema.Array(QuoteV3), has_more: Schema.Boolean }),
   hints: READ_ONLY,
-  run: (input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.list_quotes")(function*(input, principal) {
       const page = pageOf(input)
       const rows = yield* (yield* Quotes).list(principal.storeId, { limit: page.limit + 1, afterId: page.afterId })
       const { items, has_more } = cutRows(rows, page.limit)

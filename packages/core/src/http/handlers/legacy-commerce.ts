@@ -47,8 +47,7 @@ export const LegacyCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "legacy
     const orders = yield* Orders
     const products = yield* Products
     return handlers
-      .handle("v2CreateOrder", ({ payload }) =>
-        Effect.gen(function*() {
+      .handle("v2CreateOrder", Effect.fn("legacyCommerce.v2CreateOrder")(function*({ payload }) {
           const { storeId } = yield* CurrentPrincipal
           const designs = yield* products.designsByExternalId(storeId, payload.products.map((p) => p.external_id))
           const translated = v2OrderToV3(payload, { resolveProductId: (externalId) => designs.get(externalId) })
@@ -70,8 +69,7 @@ export const LegacyCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "legacy
             }
           }
         }))
-      .handle("unversionedCreateOrder", ({ payload }) =>
-        Effect.gen(function*() {
+      .handle("unversionedCreateOrder", Effect.fn("legacyCommerce.unversionedCreateOrder")(function*({ payload }) {
           const { storeId } = yield* CurrentPrincipal
           const known = yield* products.byLegacyReference(storeId, payload.products)
           const translated = legacyOrderDraft(payload, (reference) => known.get(reference))
@@ -85,8 +83,7 @@ export const LegacyCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "legacy
           })
           return { ok: true }
         }))
-      .handle("unversionedSyncProduct", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle("unversionedSyncProduct", Effect.fn("legacyCommerce.unversionedSyncProduct")(function*({ params, payload }) {
           const { storeId } = yield* CurrentPrincipal
           const customiser = yield* customisers.find(storeId, params.customiser)
           const store = yield* identity.findStore(storeId)

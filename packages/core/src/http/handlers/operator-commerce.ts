@@ -15,8 +15,7 @@ export const OperatorCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "oper
     const orders = yield* Orders
     const products = yield* Products
     return handlers
-      .handle("createIntegration", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle("createIntegration", Effect.fn("operatorCommerce.createIntegration")(function*({ params, payload }) {
           yield* identity.findStore(params.store_id)
           return createdIntegrationView(
             yield* integrations.create(params.store_id, {
@@ -31,8 +30,7 @@ export const OperatorCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "oper
           ...(payload.enabled === undefined ? {} : { enabled: payload.enabled }),
           ...(payload.create_product_url === undefined ? {} : { createProductUrl: payload.create_product_url })
         }).pipe(Effect.map(integrationView)))
-      .handle("importOrders", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle("importOrders", Effect.fn("operatorCommerce.importOrders")(function*({ params, payload }) {
           yield* identity.findStore(params.store_id)
           const imported = yield* orders.importMany(
             params.store_id,
@@ -45,8 +43,7 @@ export const OperatorCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "oper
           )
           return { imported }
         }))
-      .handle("importProducts", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle("importProducts", Effect.fn("operatorCommerce.importProducts")(function*({ params, payload }) {
           yield* identity.findStore(params.store_id)
           const imported = yield* products.importMany(
             params.store_id,

@@ -14,8 +14,7 @@ export const StorefrontDesignsHandlers = HttpApiBuilder.group(SigncraftApi, "sto
     const customisers = yield* Customisers
     const limiter = yield* RateLimiter
     const settings = yield* Settings
-    return handlers.handle("finishDesign", ({ params, payload }) =>
-      Effect.gen(function*() {
+    return handlers.handle("finishDesign", Effect.fn("storefrontDesigns.finishDesign")(function*({ params, payload }) {
         const customiser = yield* customisers.findAnywhere(params.customiser_id)
         yield* admitStorefrontWrite(customiser.storeId).pipe(
           Effect.provideService(RateLimiter, limiter),

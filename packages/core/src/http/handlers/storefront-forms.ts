@@ -14,8 +14,7 @@ export const StorefrontFormsHandlers = HttpApiBuilder.group(SigncraftApi, "store
     const quotes = yield* Quotes
     const limiter = yield* RateLimiter
     const settings = yield* Settings
-    return handlers.handle("submit", ({ params, payload }) =>
-      Effect.gen(function*() {
+    return handlers.handle("submit", Effect.fn("storefrontForms.submit")(function*({ params, payload }) {
         const id = params.customiser_id
         const customiser = yield* customisers.findAnywhere(id)
         yield* admitStorefrontWrite(customiser.storeId).pipe(

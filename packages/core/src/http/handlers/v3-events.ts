@@ -14,8 +14,7 @@ export const V3EventsHandlers = HttpApiBuilder.group(SigncraftApi, "v3Events", (
     const events = yield* WebhookEvents
     const cursorKey = (yield* CursorKey).secret
     return handlers
-      .handle("listEvents", ({ query }) =>
-        Effect.gen(function*() {
+      .handle("listEvents", Effect.fn("v3Events.listEvents")(function*({ query }) {
           const { storeId } = yield* CurrentPrincipal
           const filters = {
             type: query.type,
@@ -38,8 +37,7 @@ export const V3EventsHandlers = HttpApiBuilder.group(SigncraftApi, "v3Events", (
             eventV3Of
           )
         }))
-      .handle("getEvent", ({ params }) =>
-        Effect.gen(function*() {
+      .handle("getEvent", Effect.fn("v3Events.getEvent")(function*({ params }) {
           const { storeId } = yield* CurrentPrincipal
           return yield* envelope(eventV3Of(yield* events.find(storeId, params.event_id)))
         }))

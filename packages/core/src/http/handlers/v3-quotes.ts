@@ -12,8 +12,7 @@ export const V3QuotesHandlers = HttpApiBuilder.group(SigncraftApi, "v3Quotes", (
   Effect.gen(function*() {
     const quotes = yield* Quotes
     const cursorKey = (yield* CursorKey).secret
-    return handlers.handle("list", ({ query }) =>
-      Effect.gen(function*() {
+    return handlers.handle("list", Effect.fn("v3Quotes.list")(function*({ query }) {
         const { storeId } = yield* CurrentPrincipal
         return yield* idPage(
           query,
