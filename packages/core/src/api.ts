@@ -15,11 +15,11 @@ export {
   RequestFailures
 } from "./http/middleware/definitions.js"
 export { PROBLEM_CODES, type ProblemCode } from "./presenters/failure-table.js"
-export type { ApiKeyPrincipal } from "./domain/principal.js"
+export type { ApiKeyPrincipal } from "./domain/credentials/principal.js"
 export { verifyWebhook, type VerifyWebhookInput, type WebhookVerification } from "./domain/webhooks/signature.js"
 export {
   type StandardVerification,
   verifyStandardWebhook,
   type VerifyStandardWebhookInput
 } from "./domain/webhooks/standard-signature.js"
-export { parseRetryAfterMs } from "./domain/retry-after.js"
+export { parseRetryAfterMs } from "./domain/outbound/retry-after.js"

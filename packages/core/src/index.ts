@@ -23,13 +23,13 @@ export { agentTools } from "./agent/tools/index.js"
 export { Settings, defaultSettings, productionFaults, type Environment, type ServiceSettings, type SettingsInput } from "./services/settings.js"
 export { layerDatabase, migrate, type DatabaseConfig } from "./storage/database.js"
 export type { EmbeddedLocation } from "./storage/embedded.js"
-export { DeliveryWorker, layerDeliveryLoop, type DeliveryWorkerOptions } from "./services/delivery-worker.js"
+export { DeliveryWorker, layerDeliveryLoop, type DeliveryWorkerOptions } from "./services/webhooks/delivery-worker.js"
 export { ClientAddress, clientAddressContext } from "./http/request-info.js"
 export type { RequestLogger } from "./http/router-middleware.js"
 export { openApiDocument } from "./http/docs.js"
-export { parseKeyring } from "./domain/secret-box.js"
-export { clientAddressOf, parseTrustProxy, quotaAddress, TRUST_NO_PROXY, type TrustProxy } from "./domain/client-address.js"
-export { parseDisabledParts, SWITCHABLE_PARTS, type SwitchablePart } from "./domain/switches.js"
+export { parseKeyring } from "./domain/credentials/secret-box.js"
+export { clientAddressOf, parseTrustProxy, quotaAddress, TRUST_NO_PROXY, type TrustProxy } from "./domain/deployment/client-address.js"
+export { parseDisabledParts, SWITCHABLE_PARTS, type SwitchablePart } from "./domain/deployment/switches.js"
 export {
   DATABASE_SCHEMA_EXPECTED,
   DEFAULT_DATABASE_SCHEMA,

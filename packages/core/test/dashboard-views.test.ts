@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { dailyRevenueSeries } from "../src/domain/analytics/daily-revenue.js"
-import { lastUseIsStale } from "../src/domain/last-used.js"
+import { lastUseIsStale } from "../src/domain/credentials/last-used.js"
 import { agentRowView } from "../src/presenters/dashboard/agents.js"
 import { customiserPricingView } from "../src/presenters/dashboard/pricing.js"
 import type { PricingContent } from "../src/domain/pricing/content.js"

@@ -2,9 +2,9 @@ import { Effect, Layer, Result } from "effect"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DeliveryUrlGuard, guardedLookupFor } from "../src/services/delivery-url-guard.js"
+import { DeliveryUrlGuard, guardedLookupFor } from "../src/services/outbound/delivery-url-guard.js"
 import { defaultSettings, type Environment, Settings } from "../src/services/settings.js"
-import { OutboundHttp } from "../src/services/outbound-http.js"
+import { OutboundHttp } from "../src/services/outbound/outbound-http.js"
 
 const check = (environment: Environment, url: string) =>
   Effect.runPromise(

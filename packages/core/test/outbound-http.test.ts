@@ -8,7 +8,7 @@ import {
   type OutboundHttpOptions,
   type OutboundPolicy,
   outboundPolicy
-} from "../src/services/outbound-http.js"
+} from "../src/services/outbound/outbound-http.js"
 
 let server: Server
 let base = ""

@@ -2,7 +2,7 @@ import { Deferred, Effect, Layer, Queue, Scope } from "effect"
 import { ConnectionError, SqlError } from "effect/sql/SqlError"
 import { describe, expect, it } from "vitest"
 import { ifNoneMatchHits, strongEtagOf } from "../src/domain/etag.js"
-import { type CachedPricing, PRICING_CHANNEL, PricingCache } from "../src/services/pricing-cache.js"
+import { type CachedPricing, PRICING_CHANNEL, PricingCache } from "../src/services/pricing/cache.js"
 import { ChangeSignals } from "../src/storage/change-signals.js"
 
 const entry = (storeId: number, json: string): CachedPricing => ({ storeId, json, etag: strongEtagOf(json) })

@@ -153,6 +153,10 @@ describe.each(databaseVariants())("the server in operation ($name database)", (v
     expect(statements.length).toBeGreaterThan(0)
     const ids = new Set(ofTrace.map((span) => span.spanId))
     for (const statement of statements) expect(ids.has(statement.parentSpanId ?? "")).toBe(true)
+    // The handler and the service method it calls are spans named for them, one inside the other.
+    const handler = ofTrace.find((span) => span.name === "v3Webhooks.listDeliveries")
+    expect(handler).toBeDefined()
+    expect(ofTrace.find((span) => span.name === "WebhookDeliveries.listForSubscription")?.parentSpanId).toBe(handler?.spanId)
     // No span anywhere is named by a concrete path.
     for (const span of spans.filter((candidate) => candidate.kind === 2)) expect(span.name).not.toMatch(/\/\d+(\/|$)/)
     // The delivery worker's attempts are spans too, naming the receiver's origin only.

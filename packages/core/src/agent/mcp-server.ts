@@ -6,7 +6,7 @@ import {
   McpError
 } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
-import type { AgentPrincipal } from "../services/oauth-grants.js"
+import type { AgentPrincipal } from "../services/oauth/grants.js"
 import type { AgentTool } from "./tool.js"
 import { failureResult, insufficientScopeResult, toolResult } from "./tool-result.js"
 

@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Schema } from "effect"
 import type { ApiFailure } from "../domain/errors.js"
-import { FieldErrorSchema } from "../domain/field-error.js"
+import { FieldErrorSchema } from "../domain/input/field-error.js"
 import { describeFailure } from "../presenters/failure-table.js"
 
 /**

@@ -1,8 +1,8 @@
 import { Effect, Schema } from "effect"
 import { type ApiFailure, ValidationFailed } from "../domain/errors.js"
-import type { Scope } from "../domain/scopes.js"
-import { issueToFieldErrors } from "../domain/schema-issues.js"
-import type { AgentPrincipal } from "../services/oauth-grants.js"
+import type { Scope } from "../domain/credentials/scopes.js"
+import { issueToFieldErrors } from "../domain/input/schema-issues.js"
+import type { AgentPrincipal } from "../services/oauth/grants.js"
 import { ToolError } from "./tool-result.js"
 
 /**

@@ -9,13 +9,13 @@ import {
   protectedResourceMetadata,
   wellKnownPaths
 } from "../domain/oauth/metadata.js"
-import { OAuthGrants } from "../services/oauth-grants.js"
-import { RateLimiter } from "../services/rate-limiter.js"
+import { OAuthGrants } from "../services/oauth/grants.js"
+import { RateLimiter } from "../services/requests/rate-limiter.js"
 import { Settings } from "../services/settings.js"
 import { publicJson } from "../http/oauth/respond.js"
 import { CurrentRequest } from "../http/request-info.js"
 import type { RouteEntry } from "../http/route-table.js"
-import { findUnacceptableValue } from "../domain/json-input.js"
+import { findUnacceptableValue } from "../domain/input/json-input.js"
 import { jsonRpcErrorBody } from "../http/protocol-errors.js"
 
 const quote = (value: string) => `"${value.replace(/["\\]/g, "\\$&")}"`

@@ -1,4 +1,4 @@
-import { type FieldError, toPointer } from "./field-error.js"
+import { type FieldError, toPointer } from "./input/field-error.js"
 
 /**
  * Canonical (v3) and legacy (v2) spellings of every enumeration the service exposes.

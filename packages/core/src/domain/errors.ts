@@ -1,6 +1,6 @@
 import { Data } from "effect"
-import type { FieldError } from "./field-error.js"
-import type { Scope } from "./scopes.js"
+import type { FieldError } from "./input/field-error.js"
+import type { Scope } from "./credentials/scopes.js"
 
 /**
  * Every failure a client can be told about. Services fail with these; `presenters/failure-table.ts`

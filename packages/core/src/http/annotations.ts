@@ -1,5 +1,5 @@
 import { Context } from "effect"
-import type { Scope } from "../domain/scopes.js"
+import type { Scope } from "../domain/credentials/scopes.js"
 
 /**
  * The scope an endpoint requires of the calling credential; none for public endpoints. A list

@@ -1,4 +1,4 @@
-import { basePathOf } from "../domain/base-path.js"
+import { basePathOf } from "../domain/deployment/base-path.js"
 
 /**
  * Maps the URL a request arrived with (path and query, as the host hands it over) to the URL the

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiScalar } from "effect/http-api"
-import { tryItKeyFor } from "../domain/docs-try-it.js"
+import { tryItKeyFor } from "../domain/deployment/docs-try-it.js"
 import { NotFound } from "../domain/errors.js"
 import { type ServiceSettings, Settings } from "../services/settings.js"
 import { openApiDocument, operatorDocsApi, operatorOpenApiDocument, publicDocsApi } from "./docs/documents.js"

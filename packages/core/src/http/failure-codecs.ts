@@ -22,7 +22,7 @@ import {
   UnsupportedMediaType,
   ValidationFailed
 } from "../domain/errors.js"
-import type { FieldError } from "../domain/field-error.js"
+import type { FieldError } from "../domain/input/field-error.js"
 import { describeFailure, FAILURE_STATUS, type FailureStatus, type FailureWithStatus } from "../presenters/failure-table.js"
 import { CurrentRequest } from "./request-info.js"
 import { legacyBody, problemBody } from "./respond.js"

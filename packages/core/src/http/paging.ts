@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto"
-import type { FieldError } from "../domain/field-error.js"
+import type { FieldError } from "../domain/input/field-error.js"
 
 /** Default and largest page size (docs/api.md, paging). */
 export const DEFAULT_PAGE_SIZE = 20
@@ -24,7 +24,7 @@ export interface CursorScope {
   readonly filters: Readonly<Record<string, string | undefined>>
 }
 
-// The position and the scope, signed with the deployment's cursor key (services/cursor-key.ts):
+// The position and the scope, signed with the deployment's cursor key (services/credentials/cursor-key.ts):
 // 128 bits keep the cursor small, and without the key no one can make one up.
 const cursorTag = (after: string, scope: CursorScope, key: string): string =>
   createHmac("sha256", key)

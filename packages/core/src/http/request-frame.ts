@@ -1,5 +1,5 @@
-import { clientAddressOf, quotaAddress } from "../domain/client-address.js"
-import type { MetricsRecorder } from "../services/metrics.js"
+import { clientAddressOf, quotaAddress } from "../domain/deployment/client-address.js"
+import type { MetricsRecorder } from "../services/operations/metrics.js"
 import type { ServiceSettings } from "../services/settings.js"
 import { type CorsRule, corsHeaders, makeCorsRules } from "./cors.js"
 import { deprecationHeaders } from "./deprecation.js"

@@ -1,5 +1,5 @@
 import { Context } from "effect"
-import { randomBase62Pooled } from "../domain/api-key.js"
+import { randomBase62Pooled } from "../domain/credentials/api-key.js"
 
 /** Which wire conventions a request's path selects. */
 export type Generation = "v3" | "legacy" | "operator" | "storefront" | "oauth" | "agent" | "dashboard" | "system"

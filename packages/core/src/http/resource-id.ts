@@ -1,5 +1,5 @@
 import { Schema, type SchemaAST, type SchemaIssue, SchemaTransformation } from "effect"
-import { ResourceId } from "../domain/resource-id.js"
+import { ResourceId } from "../domain/input/resource-id.js"
 import { eventIdOfWebhookId, WEBHOOK_ID_PATTERN, webhookIdOf } from "../domain/webhooks/webhook-id.js"
 
 /** Decimal digits with no sign, leading zero, exponent or hex: `0x3`, `1e2` and `01` name nothing. */

@@ -11,8 +11,8 @@ import {
   UnsupportedMediaType,
   ValidationFailed
 } from "../domain/errors.js"
-import { findUnacceptableValue } from "../domain/json-input.js"
-import { Metrics } from "../services/metrics.js"
+import { findUnacceptableValue } from "../domain/input/json-input.js"
+import { Metrics } from "../services/operations/metrics.js"
 import { Settings } from "../services/settings.js"
 import { describeFailure } from "../presenters/failure-table.js"
 import { classifyRequestError } from "./middleware/request-failures.js"

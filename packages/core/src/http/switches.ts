@@ -1,4 +1,4 @@
-import type { SwitchablePart } from "../domain/switches.js"
+import type { SwitchablePart } from "../domain/deployment/switches.js"
 import { generationOf } from "./generations.js"
 
 /**

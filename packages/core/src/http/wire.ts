@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { FieldErrorSchema } from "../domain/field-error.js"
+import { FieldErrorSchema } from "../domain/input/field-error.js"
 import { PROBLEM_CODES } from "../presenters/failure-table.js"
 
 /** An RFC 9457 problem document, the body of every v3, operator and storefront non-2xx. */

@@ -1,6 +1,6 @@
 import { match } from "ts-pattern"
 import type { ApiFailure, ApiFailureTag } from "../domain/errors.js"
-import type { FieldError } from "../domain/field-error.js"
+import type { FieldError } from "../domain/input/field-error.js"
 
 /** Every `code` a problem document can carry: branch on these, never on `title` or `detail`. */
 export const PROBLEM_CODES = [

@@ -1,8 +1,8 @@
 import { formatTimestampV3 } from "../domain/timestamp.js"
-import type { UsageRecord } from "../services/deprecated-usage.js"
+import type { UsageRecord } from "../services/requests/deprecated-usage.js"
 import type { Connection } from "../services/oauth/connections.js"
-import type { Store } from "../domain/principal.js"
-import type { IntegrationRecord } from "../services/integrations.js"
+import type { Store } from "../domain/credentials/principal.js"
+import type { IntegrationRecord } from "../services/commerce/integrations.js"
 
 /** A Store as the operator API shows it. */
 export const operatorStoreView = (store: Store) => ({

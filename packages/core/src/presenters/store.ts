@@ -1,6 +1,6 @@
-import { grantedScopes } from "../domain/scopes.js"
-import type { ApiKeyPrincipal } from "../services/credentials.js"
-import type { Store } from "../domain/principal.js"
+import { grantedScopes } from "../domain/credentials/scopes.js"
+import type { ApiKeyPrincipal } from "../services/credentials/credentials.js"
+import type { Store } from "../domain/credentials/principal.js"
 
 /** The Store as `GET /api/v3/stores/me` shows it to the key that asks. */
 export const storeMeView = (principal: ApiKeyPrincipal, store: Store) => ({

@@ -1,8 +1,8 @@
 import { formatTimestampV2, formatTimestampV3 } from "../domain/timestamp.js"
 import { webhookIdOf } from "../domain/webhooks/webhook-id.js"
-import type { DeliveryRecord } from "../services/webhook-deliveries.js"
-import type { EventRecord } from "../services/webhook-events.js"
-import type { SubscriptionRecord } from "../services/webhook-subscriptions.js"
+import type { DeliveryRecord } from "../services/webhooks/deliveries.js"
+import type { EventRecord } from "../services/webhooks/events.js"
+import type { SubscriptionRecord } from "../services/webhooks/subscriptions.js"
 
 /** A subscription as v3 reads show it: never with its secret. */
 export const subscriptionV3Of = (record: SubscriptionRecord) => ({

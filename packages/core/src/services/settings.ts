@@ -1,7 +1,7 @@
 import { Context, Redacted } from "effect"
-import { normaliseBaseUrl } from "../domain/base-path.js"
-import { parseTrustProxy, TRUST_NO_PROXY, type TrustProxy } from "../domain/client-address.js"
-import { parseDisabledParts, type SwitchablePart } from "../domain/switches.js"
+import { normaliseBaseUrl } from "../domain/deployment/base-path.js"
+import { parseTrustProxy, TRUST_NO_PROXY, type TrustProxy } from "../domain/deployment/client-address.js"
+import { parseDisabledParts, type SwitchablePart } from "../domain/deployment/switches.js"
 
 /** The deployment environment; production tightens URL rules and disables diagnostics. */
 export type Environment = "development" | "test" | "production"

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-import { randomBase62 } from "../domain/api-key.js"
+import { randomBase62 } from "../domain/credentials/api-key.js"
 
 /** The connections this process holds to its database, as its metrics report them. */
 export interface ConnectionCounts {

@@ -2,7 +2,7 @@ import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { recoveryWindowOf } from "../../src/http/dashboard/forms.js"
 import { deliveryRowView, disabledBecause, healthOf } from "../../src/presenters/dashboard/webhooks.js"
-import type { AttemptRecord, DeliveryRecord } from "../../src/services/webhook-deliveries.js"
+import type { AttemptRecord, DeliveryRecord } from "../../src/services/webhooks/deliveries.js"
 
 const attempt = (overrides: Partial<AttemptRecord>): AttemptRecord => ({
   attemptNumber: 1,

@@ -9,7 +9,7 @@ import {
   startOfUtcDay,
   toAnalyticsSummary
 } from "../../src/domain/analytics/index.js"
-import type { FieldError } from "../../src/domain/field-error.js"
+import type { FieldError } from "../../src/domain/input/field-error.js"
 
 const now = new Date("2026-03-10T15:30:00.000Z")
 

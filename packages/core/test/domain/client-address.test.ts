@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { clientAddressOf, parseTrustProxy, quotaAddress, TRUST_NO_PROXY, type TrustProxy } from "../../src/domain/client-address.js"
+import { clientAddressOf, parseTrustProxy, quotaAddress, TRUST_NO_PROXY, type TrustProxy } from "../../src/domain/deployment/client-address.js"
 
 const trust = (value: string): TrustProxy => {
   const parsed = parseTrustProxy(value)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { checkDeliveryUrl, isForbiddenAddress } from "../../src/domain/delivery-url.js"
+import { checkDeliveryUrl, isForbiddenAddress } from "../../src/domain/outbound/delivery-url.js"
 
 const verdict = (raw: string, env: "production" | "development" | "test") => {
   const checked = checkDeliveryUrl(raw, env)

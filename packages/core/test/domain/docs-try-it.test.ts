@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { tryItKeyFor } from "../../src/domain/docs-try-it.js"
+import { tryItKeyFor } from "../../src/domain/deployment/docs-try-it.js"
 
 const KEY = "sk_test_0123456789abcdefghijABCDEFGHIJ"
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { findUnacceptableValue, findUnstorableParam, isUnstorableText, MAX_JSON_DEPTH } from "../../src/domain/json-input.js"
+import { findUnacceptableValue, findUnstorableParam, isUnstorableText, MAX_JSON_DEPTH } from "../../src/domain/input/json-input.js"
 
 const nested = (levels: number): unknown => {
   let value: unknown = 1

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { applyMergePatch } from "../../src/domain/merge-patch.js"
+import { applyMergePatch } from "../../src/domain/input/merge-patch.js"
 
 // RFC 7396 Appendix A, every example, in order.
 const APPENDIX_A: ReadonlyArray<readonly [unknown, unknown, unknown]> = [

@@ -15,7 +15,7 @@ import {
   verifyS256,
   wellKnownPaths
 } from "../../src/domain/oauth/index.js"
-import { SCOPES } from "../../src/domain/scopes.js"
+import { SCOPES } from "../../src/domain/credentials/scopes.js"
 
 describe("checkRedirectUri", () => {
   it.each([

@@ -1,6 +1,6 @@
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
-import type { FieldError } from "../../src/domain/field-error.js"
+import type { FieldError } from "../../src/domain/input/field-error.js"
 import type { LegacyOrderContext, LegacyOrderRequest, V3OrderRequest as V3Order } from "../../src/domain/orders/index.js"
 import { decodeRequest, legacyOrderToV3, splitFullName, V3OrderRequest } from "../../src/domain/orders/index.js"
 

@@ -8,7 +8,7 @@ import {
   V3OrderRequest,
   V3ProductRequest
 } from "../../src/domain/orders/index.js"
-import type { FieldError } from "../../src/domain/field-error.js"
+import type { FieldError } from "../../src/domain/input/field-error.js"
 
 const accepts = <A>(decode: (input: unknown) => Result.Result<A, ReadonlyArray<FieldError>>, input: unknown): A => {
   const result = decode(input)

@@ -1,6 +1,6 @@
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
-import type { FieldError } from "../../src/domain/field-error.js"
+import type { FieldError } from "../../src/domain/input/field-error.js"
 import type { V2OrderContext, V2OrderRequest, V3OrderRequest as V3Order } from "../../src/domain/orders/index.js"
 import { decodeRequest, V3OrderRequest, v2OrderToV3 } from "../../src/domain/orders/index.js"
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { applyMergePatch } from "../../src/domain/merge-patch.js"
+import { applyMergePatch } from "../../src/domain/input/merge-patch.js"
 import { type CurrentPricing, decidePricingPatchV3, type PricingContent } from "../../src/domain/pricing/index.js"
 
 const header = { pricingModel: "simple_letter", currency: "GBP", customiserId: 7 }

@@ -1,7 +1,7 @@
 import { Result, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import type { FieldError } from "../../src/domain/field-error.js"
+import type { FieldError } from "../../src/domain/input/field-error.js"
 import { LetterPricingMethod, PricingModel, ShippingCalculation, SizingStrategy } from "../../src/domain/enums.js"
 import {
   type CompileOptions,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import type { FieldError } from "../../src/domain/field-error.js"
+import type { FieldError } from "../../src/domain/input/field-error.js"
 import { validatePricingV2, validatePricingV3 } from "../../src/domain/pricing/index.js"
 
 const ABSENT = Symbol("absent")

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto"
 import { describe, expect, it } from "vitest"
-import { parseRetryAfterMs } from "../../src/domain/retry-after.js"
+import { parseRetryAfterMs } from "../../src/domain/outbound/retry-after.js"
 import { responseExcerpt } from "../../src/domain/webhooks/delivery-log.js"
 import { nextStepAfter, requestedDelayMs } from "../../src/domain/webhooks/receiver-answer.js"
 import { signStandard, standardSignatureHeaders, verifyStandardWebhook } from "../../src/domain/webhooks/standard-signature.js"

@@ -1,5 +1,5 @@
 import fc from "fast-check"
-import { escapePointerToken, toPointer } from "../../src/domain/field-error.js"
+import { escapePointerToken, toPointer } from "../../src/domain/input/field-error.js"
 import type { FuzzEntry, Prepared } from "./catalogue.js"
 import {
   ALWAYS,

@@ -1,5 +1,5 @@
 import type { DatabaseConfig } from "../../src/storage/database.js"
-import { SCOPES } from "../../src/domain/scopes.js"
+import { SCOPES } from "../../src/domain/credentials/scopes.js"
 import { OPERATOR_TOKEN } from "@signcraft/test-kit"
 import { startIntegrator } from "@signcraft/test-kit/integrator"
 import { cookiesOf, hiddenFields, pkce, startOAuthApp } from "@signcraft/test-kit/oauth"

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { canonicalFingerprint } from "../../src/http/middleware/body.js"
 import { encodeCursor } from "../../src/http/paging.js"
-import { CursorKey } from "../../src/services/cursor-key.js"
+import { CursorKey } from "../../src/services/credentials/cursor-key.js"
 import { createCustomiser as makeCustomiser, databaseVariants, OPERATOR_TOKEN, startApp, type TestDatabase, type TestResponse } from "@signcraft/test-kit"
 import { idsOf, simpleLetterContent, withIdsOf } from "@signcraft/test-kit/pricing-fixtures"
 

@@ -5,7 +5,7 @@ import { databaseVariants, GENEROUS_RATE_LIMITS, startApp, type TestApp, type Te
 type App = TestApp
 type Fault = { readonly pointer?: string; readonly code: string; readonly detail: string }
 
-// One walker words every schema fault (domain/schema-issues.ts): the same fault must read the
+// One walker words every schema fault (domain/input/schema-issues.ts): the same fault must read the
 // same in v3 problems, the v2 and unversioned `errors` maps, the migration CLI's decoder and the
 // operator API, so a client moving between generations never meets two wordings of one rule.
 describe.each(databaseVariants())("one wording for one fault, in every generation ($name database)", (variant) => {

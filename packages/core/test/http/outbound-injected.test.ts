@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { verifyWebhook } from "../../src/domain/webhooks/signature.js"
-import { OutboundHttp, type OutboundRequest, type OutboundResponse } from "../../src/services/outbound-http.js"
+import { OutboundHttp, type OutboundRequest, type OutboundResponse } from "../../src/services/outbound/outbound-http.js"
 import { databaseVariants, GENEROUS_RATE_LIMITS, startApp, type TestApp, type TestDatabase } from "@signcraft/test-kit"
 
 // No receiver exists at these names: any request that bypassed the injected layer would fail.

@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { verifyWebhook } from "../../src/domain/webhooks/signature.js"
 import { sampleEventPayload } from "../../src/domain/webhooks/topics.js"
-import { Outbox } from "../../src/services/outbox.js"
+import { Outbox } from "../../src/services/webhooks/outbox.js"
 import { databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
 import { type Receiver, startReceiver } from "@signcraft/test-kit/receiver"
 

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DeprecatedUsage } from "../../src/services/deprecated-usage.js"
+import { DeprecatedUsage } from "../../src/services/requests/deprecated-usage.js"
 import { databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
 
 const V2_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/

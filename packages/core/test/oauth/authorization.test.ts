@@ -1,14 +1,14 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { OAuthClients } from "../../src/services/oauth-clients.js"
+import { OAuthClients } from "../../src/services/oauth/clients.js"
 import { Settings } from "../../src/services/settings.js"
-import { SCOPES } from "../../src/domain/scopes.js"
+import { SCOPES } from "../../src/domain/credentials/scopes.js"
 import { cookiePolicy } from "../../src/http/browser/cookies.js"
 import { databaseVariants, type TestDatabase } from "@signcraft/test-kit"
 import { midMinuteClock } from "@signcraft/test-kit/clock"
 import { cookiesOf, hiddenFields, pkce, startOAuthApp } from "@signcraft/test-kit/oauth"
-import { SCOPE_DESCRIPTIONS } from "../../src/domain/scope-descriptions.js"
+import { SCOPE_DESCRIPTIONS } from "../../src/domain/credentials/scope-descriptions.js"
 
 const BASE = "http://localhost:8080"
 

@@ -5,13 +5,13 @@ import { join } from "node:path"
 import * as oauth from "oauth4webapi"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { toNodeListener } from "@signcraft/adapters"
-import { SCOPES } from "../../src/domain/scopes.js"
+import { SCOPES } from "../../src/domain/credentials/scopes.js"
 import { embeddedVariant, type TestDatabase } from "@signcraft/test-kit"
 import { close, connectWithMcpSdk, consentByForms, listen, type Merchant, startReceiver } from "@signcraft/test-kit/agent-clients"
 import { browserLeg, CHROMIUM_FLAGS } from "@signcraft/test-kit/chromium"
 import { startOAuthApp } from "@signcraft/test-kit/oauth"
-import { SCOPE_DESCRIPTIONS } from "../../src/domain/scope-descriptions.js"
-import { isScope } from "../../src/domain/scopes.js"
+import { SCOPE_DESCRIPTIONS } from "../../src/domain/credentials/scope-descriptions.js"
+import { isScope } from "../../src/domain/credentials/scopes.js"
 
 const browser = browserLeg()
 

@@ -1,7 +1,7 @@
 import { randomBytes, scryptSync } from "node:crypto"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { PASSWORD_HASH_BYTES } from "../../src/domain/password.js"
+import { PASSWORD_HASH_BYTES } from "../../src/domain/credentials/password.js"
 import v8 from "node:v8"
 import vm from "node:vm"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -13,7 +13,7 @@ import {
   MAX_CONCURRENT_PASSWORD_HASHES,
   SIGN_INS_PER_ADDRESS,
   WAITING_SIGN_INS_PER_LANE
-} from "../../src/services/oauth-sessions.js"
+} from "../../src/services/oauth/sessions.js"
 import { databaseVariants, type TestDatabase } from "@signcraft/test-kit"
 import { adjustableClock } from "@signcraft/test-kit/clock"
 import { hiddenFields, pkce, startOAuthApp } from "@signcraft/test-kit/oauth"

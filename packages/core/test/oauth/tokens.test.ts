@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { AccessTokenSigner } from "../../src/services/oauth-tokens.js"
+import { AccessTokenSigner } from "../../src/services/oauth/tokens.js"
 import { Settings } from "../../src/services/settings.js"
 import { databaseVariants, type TestDatabase } from "@signcraft/test-kit"
 import { pkce, startOAuthApp } from "@signcraft/test-kit/oauth"

@@ -1,7 +1,7 @@
 import { Deferred, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { IdempotencyStore } from "../../src/services/idempotency.js"
+import { IdempotencyStore } from "../../src/services/requests/idempotency.js"
 import { databaseVariants, startApp, type TestDatabase } from "@signcraft/test-kit"
 
 // Batched writes (storage/group-commit.ts) must not mix callers' transactions: a caller inside

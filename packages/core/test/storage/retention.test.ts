@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { pruneRetained, RETENTION_BATCH } from "../../src/services/retention.js"
+import { pruneRetained, RETENTION_BATCH } from "../../src/services/operations/retention.js"
 import { databaseVariants, type TestDatabase } from "@signcraft/test-kit"
 import { startOAuthApp } from "@signcraft/test-kit/oauth"
 

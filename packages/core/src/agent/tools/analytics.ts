@@ -2,7 +2,7 @@ import { Clock, Effect, Result, Schema } from "effect"
 import { AnalyticsSummaryV3 } from "../../domain/analytics/summary-view.js"
 import { parseAnalyticsQuery } from "../../domain/analytics/window.js"
 import { InvalidParameter } from "../../domain/errors.js"
-import { Analytics } from "../../services/analytics.js"
+import { Analytics } from "../../services/commerce/analytics.js"
 import { defineTool } from "../tool.js"
 import { READ_ONLY } from "./hints.js"
 
@@ -15,8 +15,7 @@ export const analyticsSummaryTool = defineTool({
   input: Schema.Struct({ period: Schema.optionalKey(Schema.String), end_date: Schema.optionalKey(Schema.String) }),
   output: AnalyticsSummaryV3,
   hints: READ_ONLY,
-  run: (input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.get_analytics_summary")(function*(input, principal) {
       const now = yield* Clock.currentTimeMillis
       const window = parseAnalyticsQuery(input, new Date(now))
       if (Result.isFailure(window)) return yield* new InvalidParameter({ errors: window.failure })

@@ -1,8 +1,8 @@
 import { Effect, Schema } from "effect"
 import { OrderV3, ProductV3 } from "../../domain/orders/v3-views.js"
 import { orderView, productView } from "../../presenters/commerce.js"
-import { Orders } from "../../services/orders.js"
-import { Products } from "../../services/products.js"
+import { Orders } from "../../services/commerce/orders.js"
+import { Products } from "../../services/commerce/products.js"
 import { defineTool } from "../tool.js"
 import { READ_ONLY } from "./hints.js"
 import { cutRows, PageInput, ResourceId } from "./inputs.js"
@@ -15,8 +15,7 @@ export const listOrdersTool = defineTool({
   input: Schema.Struct({ limit: PageInput.limit, before_id: Schema.optionalKey(ResourceId) }),
   output: Schema.Struct({ orders: Schema.Array(OrderV3), has_more: Schema.Boolean }),
   hints: READ_ONLY,
-  run: (input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.list_orders")(function*(input, principal) {
       const limit = input.limit ?? 20
       const rows = yield* (yield* Orders).listNewestFirst(principal.storeId, { limit: limit + 1, beforeId: input.before_id })
       const { items, has_more } = cutRows(rows, limit)
@@ -32,8 +31,7 @@ export const getOrderTool = defineTool({
   input: Schema.Struct({ order_id: ResourceId }),
   output: OrderV3,
   hints: READ_ONLY,
-  run: (input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.get_order")(function*(input, principal) {
       return orderView(yield* (yield* Orders).find(principal.storeId, input.order_id))
     })
 })
@@ -46,8 +44,7 @@ export const getProductTool = defineTool({
   input: Schema.Struct({ product_id: ResourceId }),
   output: ProductV3,
   hints: READ_ONLY,
-  run: (input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.get_product")(function*(input, principal) {
       return productView(yield* (yield* Products).findModern(principal.storeId, input.product_id))
     })
 })

@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { CustomiserV3, customiserV3Of } from "../../domain/pricing/customiser.js"
-import { Customisers } from "../../services/customisers.js"
+import { Customisers } from "../../services/pricing/customisers.js"
 import { defineTool } from "../tool.js"
 import { READ_ONLY } from "./hints.js"
 import { cutRows, PageInput, pageOf, ResourceId } from "./inputs.js"
@@ -13,8 +13,7 @@ export const listCustomisersTool = defineTool({
   input: Schema.Struct(PageInput),
   output: Schema.Struct({ customisers: Schema.Array(CustomiserV3), has_more: Schema.Boolean }),
   hints: READ_ONLY,
-  run: (input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.list_customisers")(function*(input, principal) {
       const page = pageOf(input)
       const rows = yield* (yield* Customisers).list(principal.storeId, { limit: page.limit + 1, afterId: page.afterId })
       const { items, has_more } = cutRows(rows, page.limit)
@@ -30,8 +29,7 @@ export const getCustomiserTool = defineTool({
   input: Schema.Struct({ customiser_id: ResourceId }),
   output: CustomiserV3,
   hints: READ_ONLY,
-  run: (input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.get_customiser")(function*(input, principal) {
       return customiserV3Of(yield* (yield* Customisers).find(principal.storeId, input.customiser_id))
     })
 })

@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
-import { SCOPES } from "../../domain/scopes.js"
-import { Identity } from "../../services/identity.js"
+import { SCOPES } from "../../domain/credentials/scopes.js"
+import { Identity } from "../../services/credentials/identity.js"
 import { defineTool } from "../tool.js"
 import { READ_ONLY } from "./hints.js"
 
@@ -19,8 +19,7 @@ export const getStoreTool = defineTool({
   input: Schema.Struct({}),
   output: ConnectedStore,
   hints: READ_ONLY,
-  run: (_input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.get_store")(function*(_input, principal) {
       const store = yield* (yield* Identity).findStore(principal.storeId)
       return { id: store.id, platform: store.platform, scopes: principal.scopes }
     })

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { ResourceId } from "../../domain/resource-id.js"
+import { ResourceId } from "../../domain/input/resource-id.js"
 
 /** Argument schemas shared by the agent tools. */
 

@@ -2,8 +2,8 @@ import { Effect, Schema } from "effect"
 import { pricingReadV3 } from "../../domain/pricing/content.js"
 import { PricingDocumentV3 } from "../../domain/pricing/schema-v3.js"
 import { decidePricingPatchV3, decidePricingPutV3 } from "../../domain/pricing/writes.js"
-import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "../../services/pricing-decisions.js"
-import { Customisers } from "../../services/customisers.js"
+import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "../../services/pricing/decisions.js"
+import { Customisers } from "../../services/pricing/customisers.js"
 import { defineTool } from "../tool.js"
 import { READ_ONLY } from "./hints.js"
 import { ResourceId } from "./inputs.js"
@@ -19,8 +19,7 @@ export const getPricingTool = defineTool({
   input: Schema.Struct({ customiser_id: ResourceId }),
   output: PricingDocumentV3,
   hints: READ_ONLY,
-  run: (input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.get_pricing")(function*(input, principal) {
       const stored = yield* (yield* Customisers).readPricing(principal.storeId, input.customiser_id)
       return pricingReadV3(stored.content, headerOf(stored))
     })
@@ -35,8 +34,7 @@ export const validatePricingTool = defineTool({
   input: PricingWrite,
   output: Schema.Struct({ valid: Schema.Literal(true), pricing: PricingDocumentV3 }),
   hints: READ_ONLY,
-  run: (input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.validate_pricing")(function*(input, principal) {
       const stored = yield* (yield* Customisers).readPricing(principal.storeId, input.customiser_id)
       const accepted = yield* outcomeToEffect(decidePricingPutV3(input.pricing, currentPricingOf(stored)))
       return { valid: true as const, pricing: pricingReadV3(accepted.content, headerOf(stored)) }
@@ -52,8 +50,7 @@ export const replacePricingTool = defineTool({
   input: PricingWrite,
   output: PricingDocumentV3,
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-  run: (input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.replace_pricing")(function*(input, principal) {
       const saved = yield* (yield* Customisers).writePricing(
         principal.storeId,
         input.customiser_id,
@@ -72,8 +69,7 @@ export const patchPricingTool = defineTool({
   input: Schema.Struct({ customiser_id: ResourceId, patch: Schema.Unknown }),
   output: PricingDocumentV3,
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
-  run: (input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.patch_pricing")(function*(input, principal) {
       const saved = yield* (yield* Customisers).writePricing(
         principal.storeId,
         input.customiser_id,

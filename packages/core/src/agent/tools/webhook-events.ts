@@ -6,8 +6,8 @@ import { WEBHOOK_TOPICS } from "../../domain/webhooks/topics.js"
 import { eventIdOfWebhookId, WEBHOOK_ID_PATTERN } from "../../domain/webhooks/webhook-id.js"
 import { EventV3, WebhookDeliveryV3 } from "../../presenters/webhook-schemas.js"
 import { deliveryV3Of, eventV3Of } from "../../presenters/webhooks.js"
-import { WebhookDeliveries } from "../../services/webhook-deliveries.js"
-import { WebhookEvents } from "../../services/webhook-events.js"
+import { WebhookDeliveries } from "../../services/webhooks/deliveries.js"
+import { WebhookEvents } from "../../services/webhooks/events.js"
 import { defineTool } from "../tool.js"
 import { cutRows, ResourceId } from "./inputs.js"
 
@@ -45,8 +45,7 @@ export const listEventsTool = defineTool({
   }),
   output: ListEventsOutput,
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
-  run: (input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.list_events")(function*(input, principal) {
       const limit = input.limit ?? 20
       const rows = yield* (yield* WebhookEvents).list(principal.storeId, {
         topic: input.type,
@@ -67,8 +66,7 @@ export const getEventTool = defineTool({
   input: Schema.Struct({ event_id: EventId }),
   output: GetEventOutput,
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
-  run: (input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.get_event")(function*(input, principal) {
       const id = eventIdOfWebhookId(input.event_id)
       if (id === undefined) return yield* new NotFound({ resource: "event" })
       return eventV3Of(yield* (yield* WebhookEvents).find(principal.storeId, id))
@@ -89,8 +87,7 @@ export const listWebhookDeliveriesTool = defineTool({
   }),
   output: ListWebhookDeliveriesOutput,
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
-  run: (input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.list_webhook_deliveries")(function*(input, principal) {
       const limit = input.limit ?? 20
       const rows = yield* (yield* WebhookDeliveries).listForSubscription(principal.storeId, input.webhook_id, {
         limit: limit + 1,

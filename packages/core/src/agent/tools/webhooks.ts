@@ -2,7 +2,7 @@ import { Effect, Schema } from "effect"
 import { CreatedWebhookSubscriptionV3, WebhookSubscriptionV3 } from "../../domain/webhooks/subscription-view.js"
 import { WebhookTopicSchema } from "../../domain/webhooks/topics.js"
 import { subscriptionV3Of } from "../../presenters/webhooks.js"
-import { WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
+import { WebhookSubscriptions } from "../../services/webhooks/subscriptions.js"
 import { defineTool } from "../tool.js"
 import { READ_ONLY } from "./hints.js"
 import { cutRows, PageInput, pageOf, ResourceId } from "./inputs.js"
@@ -15,8 +15,7 @@ export const listWebhookSubscriptionsTool = defineTool({
   input: Schema.Struct(PageInput),
   output: Schema.Struct({ webhook_subscriptions: Schema.Array(WebhookSubscriptionV3), has_more: Schema.Boolean }),
   hints: READ_ONLY,
-  run: (input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.list_webhook_subscriptions")(function*(input, principal) {
       const page = pageOf(input)
       const rows = yield* (yield* WebhookSubscriptions).list(principal.storeId, { limit: page.limit + 1, afterId: page.afterId })
       const { items, has_more } = cutRows(rows, page.limit)
@@ -34,8 +33,7 @@ export const createWebhookSubscriptionTool = defineTool({
   output: CreatedWebhookSubscriptionV3,
   // Each call creates another subscription with its own secret.
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  run: (input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.create_webhook_subscription")(function*(input, principal) {
       const created = yield* (yield* WebhookSubscriptions).create(principal.storeId, input)
       return { ...subscriptionV3Of(created), secret: created.secret }
     })
@@ -54,8 +52,7 @@ export const updateWebhookSubscriptionTool = defineTool({
   output: WebhookSubscriptionV3,
   // The new topic or URL replaces the old one: deliveries go elsewhere from then on.
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-  run: ({ webhook_id, ...change }, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.update_webhook_subscription")(function*({ webhook_id, ...change }, principal) {
       return subscriptionV3Of(yield* (yield* WebhookSubscriptions).update(principal.storeId, webhook_id, change))
     })
 })
@@ -68,8 +65,7 @@ export const deleteWebhookSubscriptionTool = defineTool({
   input: Schema.Struct({ webhook_id: ResourceId }),
   output: Schema.Struct({ deleted: Schema.Literal(true), webhook_id: Schema.Int }),
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-  run: (input, principal) =>
-    Effect.gen(function*() {
+  run: Effect.fn("tool.delete_webhook_subscription")(function*(input, principal) {
       yield* (yield* WebhookSubscriptions).remove(principal.storeId, input.webhook_id)
       return { deleted: true as const, webhook_id: input.webhook_id }
     })

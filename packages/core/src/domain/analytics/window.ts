@@ -1,5 +1,5 @@
 import { Result } from "effect"
-import type { FieldError } from "../field-error.js"
+import type { FieldError } from "../input/field-error.js"
 import { MS_PER_DAY, startOfUtcDay } from "../utc-day.js"
 import { parseCalendarDate } from "./calendar-date.js"
 import type { AnalyticsPeriod } from "./period.js"

@@ -1,5 +1,5 @@
 import { Data } from "effect"
-import type { Scope } from "../scopes.js"
+import type { Scope } from "../credentials/scopes.js"
 import { canonicalResource } from "./resource.js"
 
 /** A stored access token with what its grant says at the time of the request. */

@@ -1,4 +1,4 @@
-import { SCOPES, type Scope } from "../scopes.js"
+import { SCOPES, type Scope } from "../credentials/scopes.js"
 import { isS256Challenge } from "./pkce.js"
 import { checkResource } from "./resource.js"
 import { parseScopeParam } from "./scope-param.js"

@@ -1,4 +1,4 @@
-import type { UrlPolicyEnvironment } from "../delivery-url.js"
+import type { UrlPolicyEnvironment } from "../outbound/delivery-url.js"
 import { type ClientRegistration, checkRegistration } from "./registration.js"
 
 /**

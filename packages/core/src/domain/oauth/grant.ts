@@ -1,4 +1,4 @@
-import type { Scope } from "../scopes.js"
+import type { Scope } from "../credentials/scopes.js"
 
 /** A connector grant (connection) as the token decisions read it. */
 export interface GrantRecord {

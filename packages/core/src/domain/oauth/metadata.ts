@@ -1,4 +1,4 @@
-import { SCOPES } from "../scopes.js"
+import { SCOPES } from "../credentials/scopes.js"
 
 /** An absolute path on an origin. */
 export type RoutePath = `/${string}`

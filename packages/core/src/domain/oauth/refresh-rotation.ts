@@ -1,5 +1,5 @@
 import { Data } from "effect"
-import type { Scope } from "../scopes.js"
+import type { Scope } from "../credentials/scopes.js"
 import { OAuthError } from "./errors.js"
 import type { GrantRecord } from "./grant.js"
 import { canonicalResource, checkResource } from "./resource.js"

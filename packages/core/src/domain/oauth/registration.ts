@@ -1,4 +1,4 @@
-import { isScope, type Scope } from "../scopes.js"
+import { isScope, type Scope } from "../credentials/scopes.js"
 import { checkRedirectUri } from "./redirect-uri.js"
 import { parseScopeParam } from "./scope-param.js"
 

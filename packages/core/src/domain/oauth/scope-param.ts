@@ -1,4 +1,4 @@
-import { isScope, type Scope } from "../scopes.js"
+import { isScope, type Scope } from "../credentials/scopes.js"
 
 /** A parsed `scope` parameter: the known scopes in first-seen order, or the unknown names. */
 export type ScopeParam =

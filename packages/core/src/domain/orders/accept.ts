@@ -1,7 +1,7 @@
 import { Result } from "effect"
 import { ValidationFailed } from "../errors.js"
-import type { FieldError } from "../field-error.js"
-import { checkIntegrationUse } from "../integration-use.js"
+import type { FieldError } from "../input/field-error.js"
+import { checkIntegrationUse } from "./integration-use.js"
 import type { OrderDraft, OrderWriteOptions, StoredLineItem, StoredOrder } from "./stored-order.js"
 import type { StoredProduct } from "./stored-product.js"
 

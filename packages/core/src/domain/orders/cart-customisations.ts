@@ -1,6 +1,6 @@
 import { Result } from "effect"
-import type { FieldError } from "../field-error.js"
-import { toPointer } from "../field-error.js"
+import type { FieldError } from "../input/field-error.js"
+import { toPointer } from "../input/field-error.js"
 import type { V3Customisation } from "./v3-product.js"
 
 type Path = ReadonlyArray<string | number>

@@ -1,6 +1,6 @@
 import type { MajorToMinorError } from "../currency.js"
 import { describeMajorToMinorError, isCurrencyCode } from "../currency.js"
-import type { FieldError } from "../field-error.js"
+import type { FieldError } from "../input/field-error.js"
 
 /**
  * Normalises a previous-generation currency string: those generations stored

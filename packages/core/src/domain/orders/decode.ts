@@ -1,6 +1,6 @@
 import { Result, Schema } from "effect"
-import type { FieldError } from "../field-error.js"
-import { issueToFieldErrors } from "../schema-issues.js"
+import type { FieldError } from "../input/field-error.js"
+import { issueToFieldErrors } from "../input/schema-issues.js"
 
 /** Decodes an untrusted JSON body with `schema`, reporting every fault as a FieldError. */
 export const decodeRequest = <S extends Schema.Codec<unknown, unknown>>(schema: S) => {

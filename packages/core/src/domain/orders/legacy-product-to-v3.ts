@@ -1,5 +1,5 @@
 import { Result } from "effect"
-import type { FieldError } from "../field-error.js"
+import type { FieldError } from "../input/field-error.js"
 import { cartToCustomisations } from "./cart-customisations.js"
 import type { LegacyProductSyncRequest } from "./legacy-product.js"
 import type { V3Artwork, V3ProductRequest } from "./v3-product.js"

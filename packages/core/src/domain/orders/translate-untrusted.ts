@@ -1,5 +1,5 @@
 import { Result } from "effect"
-import type { FieldError } from "../field-error.js"
+import type { FieldError } from "../input/field-error.js"
 import { decodeRequest } from "./decode.js"
 import { LegacyOrderRequest } from "./legacy-order.js"
 import * as legacyOrder from "./legacy-order-to-v3.js"

@@ -1,6 +1,6 @@
 import { Result } from "effect"
-import type { FieldError } from "../field-error.js"
-import { toPointer } from "../field-error.js"
+import type { FieldError } from "../input/field-error.js"
+import { toPointer } from "../input/field-error.js"
 import { invalidCurrencyFault, normaliseLegacyCurrency } from "./currency-fault.js"
 import { present } from "./present.js"
 import type { V2BillingAddress, V2Customer, V2OrderRequest, V2ShippingAddress } from "./v2-order.js"

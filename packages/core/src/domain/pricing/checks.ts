@@ -1,5 +1,5 @@
 import { Schema, type SchemaAST } from "effect"
-import { type FieldErrorAnnotations, fieldErrorAnnotations } from "../field-error.js"
+import { type FieldErrorAnnotations, fieldErrorAnnotations } from "../input/field-error.js"
 
 /**
  * Schema checks that carry the FieldError `code` they fail with, so turning a schema issue into a

@@ -1,7 +1,7 @@
 import { type Schema, SchemaAST, SchemaIssue } from "effect"
-import type { FieldError } from "../field-error.js"
+import type { FieldError } from "../input/field-error.js"
 import { predicateOf } from "./checks.js"
-import { issueToFieldErrors } from "../schema-issues.js"
+import { issueToFieldErrors } from "../input/schema-issues.js"
 
 /**
  * Compiles an Effect schema into a fast validating decoder that reports every fault as a

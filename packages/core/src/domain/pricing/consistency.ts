@@ -1,4 +1,4 @@
-import { type FieldError, toPointer } from "../field-error.js"
+import { type FieldError, toPointer } from "../input/field-error.js"
 import type { WritablePricingModel } from "../enums.js"
 import { type Path, type RawObject, isRawObject, isSet, member } from "./raw.js"
 import { forEachBasePricingRow, forEachPriceList, forEachPriceListRow, priceListPath, rowPath } from "./rows.js"

@@ -1,4 +1,4 @@
-import { type FieldError, toPointer } from "../field-error.js"
+import { type FieldError, toPointer } from "../input/field-error.js"
 import type { PricingContent } from "./content.js"
 import { type Path, type RawObject, member } from "./raw.js"
 import {

@@ -6,7 +6,7 @@ export {
   fieldErrorAnnotationKey,
   fieldErrorAnnotations,
   readFieldErrorAnnotation
-} from "../field-error.js"
+} from "../input/field-error.js"
 export {
   isAtLeast,
   isAtMost,
@@ -53,7 +53,7 @@ export {
   identitiesOf,
   restorePricingIds
 } from "./identities.js"
-export { issueToFieldErrors } from "../schema-issues.js"
+export { issueToFieldErrors } from "../input/schema-issues.js"
 export { type LegacySpellings, sizingStrategyKey } from "./legacy-spellings.js"
 export { LINE_KEYS, MAX_LINES, checkLineKeys } from "./line-keys.js"
 export {

@@ -1,4 +1,4 @@
-import { toPointer } from "../field-error.js"
+import { toPointer } from "../input/field-error.js"
 
 /**
  * Round-tripping v2 spellings that v3 cannot express.

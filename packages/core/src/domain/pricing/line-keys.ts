@@ -1,4 +1,4 @@
-import { type FieldError, toPointer } from "../field-error.js"
+import { type FieldError, toPointer } from "../input/field-error.js"
 import { type Path, type RawObject, isRawObject, member } from "./raw.js"
 import { forEachBasePricingRow, forEachPriceListRow, rowPath } from "./rows.js"
 

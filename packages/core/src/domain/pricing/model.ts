@@ -1,4 +1,4 @@
-import { type FieldError, toPointer } from "../field-error.js"
+import { type FieldError, toPointer } from "../input/field-error.js"
 import { PricingModel, type WritablePricingModel } from "../enums.js"
 import type { Path } from "./raw.js"
 

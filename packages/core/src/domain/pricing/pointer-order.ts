@@ -1,4 +1,4 @@
-import type { FieldError } from "../field-error.js"
+import type { FieldError } from "../input/field-error.js"
 
 /** Orders faults by where they sit in the document, so clients read them top to bottom. */
 

@@ -1,4 +1,4 @@
-import { type FieldError, toPointer } from "../field-error.js"
+import { type FieldError, toPointer } from "../input/field-error.js"
 import type { Decoded } from "./compile.js"
 import type { PricingIdentities } from "./identities.js"
 import { compareByPointer } from "./pointer-order.js"

@@ -1,4 +1,4 @@
-import { applyMergePatch } from "../merge-patch.js"
+import { applyMergePatch } from "../input/merge-patch.js"
 import { type PricingContent, pricingContentOf, pricingReadV3 } from "./content.js"
 import { assignPricingIds, identitiesOf } from "./identities.js"
 import type { LegacySpellings } from "./legacy-spellings.js"
@@ -6,7 +6,7 @@ import { type PricingHeaderContext, pricingV2ToV3 } from "./translate-pricing.js
 import { validatePricingV2 } from "./validate-v2.js"
 import { validatePricingV3 } from "./validate-v3.js"
 import type { PricingValidationCode, StoredPricingContext } from "./validation.js"
-import type { FieldError } from "../field-error.js"
+import type { FieldError } from "../input/field-error.js"
 
 /**
  * The three ways a pricing document is written (v3 PUT, v3 merge PATCH, v2 PUT), each decided

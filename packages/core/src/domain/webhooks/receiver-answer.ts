@@ -1,4 +1,4 @@
-import { parseRetryAfterMs } from "../retry-after.js"
+import { parseRetryAfterMs } from "../outbound/retry-after.js"
 import { MAX_RETRY_DELAY_MS, retryDelayMs, shouldGiveUp } from "./retry-schedule.js"
 
 /**

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { SCOPES } from "../../domain/scopes.js"
+import { SCOPES } from "../../domain/credentials/scopes.js"
 import { RequiredScope } from "../annotations.js"
 import { ApiKeyAuth, RequestFailures } from "../middleware/definitions.js"
 import { Envelope } from "../wire.js"

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { RateLimited } from "../../domain/errors.js"
-import { RateLimiter } from "../../services/rate-limiter.js"
+import { RateLimiter } from "../../services/requests/rate-limiter.js"
 import { CurrentRequest } from "../request-info.js"
 
 /** The per-IP backstop every public page and endpoint shares with the API. */

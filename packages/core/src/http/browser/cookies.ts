@@ -1,5 +1,5 @@
 import { HttpServerResponse } from "effect/http"
-import { basePathOf } from "../../domain/base-path.js"
+import { basePathOf } from "../../domain/deployment/base-path.js"
 import { isLoopbackHost } from "../../domain/oauth/redirect-uri.js"
 
 /** The names and attributes of the browser pages' cookies (consent screen, dashboard) for one deployment. */

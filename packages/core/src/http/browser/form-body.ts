@@ -1,6 +1,6 @@
 import { Effect, Result } from "effect"
 import type { HttpServerError, HttpServerRequest } from "effect/http"
-import { findUnstorableParam } from "../../domain/json-input.js"
+import { findUnstorableParam } from "../../domain/input/json-input.js"
 
 /** What every refusal of a value no field can store says after the field's name. */
 export const UNSTORABLE_DETAIL = "must not contain NUL characters (U+0000) or unpaired UTF-16 surrogates."

@@ -1,4 +1,4 @@
-import { MAX_EMAIL_LENGTH, type SignInRefusal } from "../../services/oauth-sessions.js"
+import { MAX_EMAIL_LENGTH, type SignInRefusal } from "../../services/oauth/sessions.js"
 
 /** How a sign-in form words a refusal, and the status (and `Retry-After`) it answers with. */
 export interface RefusalWording {

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { MalformedRequest } from "../../domain/errors.js"
-import { DEVICE_COOKIE_DAYS, OAuthSessions, SESSION_TTL_HOURS } from "../../services/oauth-sessions.js"
+import { DEVICE_COOKIE_DAYS, OAuthSessions, SESSION_TTL_HOURS } from "../../services/oauth/sessions.js"
 import { Settings } from "../../services/settings.js"
 import { cookiePolicy, withCookie, withoutCookie } from "../browser/cookies.js"
 import { CSRF_COOKIE_SECONDS, newCsrfToken, sameSecret } from "../browser/csrf.js"

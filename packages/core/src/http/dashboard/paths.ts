@@ -1,4 +1,4 @@
-import { basePathOf } from "../../domain/base-path.js"
+import { basePathOf } from "../../domain/deployment/base-path.js"
 
 /** Where the dashboard lives below the base path. */
 export const DASHBOARD_PATH = "/dashboard"

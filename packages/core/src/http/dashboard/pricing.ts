@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { customiserPricingView } from "../../presenters/dashboard/pricing.js"
-import { Customisers } from "../../services/customisers.js"
+import { Customisers } from "../../services/pricing/customisers.js"
 import { htmlPage } from "./respond.js"
 import { openStore } from "./session.js"
 import { pricingView } from "./views/pricing.js"

@@ -1,4 +1,4 @@
-import type { Scope } from "../../domain/scopes.js"
+import type { Scope } from "../../domain/credentials/scopes.js"
 import { code, docPage, prose } from "./pages.js"
 
 /**

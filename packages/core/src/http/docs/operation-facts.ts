@@ -1,6 +1,6 @@
 import { Context } from "effect"
 import { HttpApi, type HttpApiGroup, OpenApi } from "effect/http-api"
-import type { Scope } from "../../domain/scopes.js"
+import type { Scope } from "../../domain/credentials/scopes.js"
 import { acceptedScopes, Idempotency, RequiredScope } from "../annotations.js"
 import { resourceIdParamNames } from "../resource-id.js"
 

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { ResourceId } from "../../domain/resource-id.js"
+import { ResourceId } from "../../domain/input/resource-id.js"
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from "../annotations.js"
 import type { OperationFacts } from "./operation-facts.js"
 

@@ -17,7 +17,7 @@ import { STANDARD_ID_HEADER, STANDARD_SIGNATURE_HEADER, STANDARD_TIMESTAMP_HEADE
 import { TEST_EVENT_TOPIC } from "../../domain/webhooks/test-event.js"
 import { EVENT_TYPES, type WebhookTopic } from "../../domain/webhooks/topics.js"
 import { webhookIdOf } from "../../domain/webhooks/webhook-id.js"
-import { OUTBOUND_TIMEOUT_MS as DELIVERY_TIMEOUT_MS, USER_AGENT as DELIVERY_USER_AGENT } from "../../services/outbound-http.js"
+import { OUTBOUND_TIMEOUT_MS as DELIVERY_TIMEOUT_MS, USER_AGENT as DELIVERY_USER_AGENT } from "../../services/outbound/outbound-http.js"
 import { code, docPage, escapeHtml, pre, prose } from "./pages.js"
 
 

@@ -2,16 +2,16 @@ import { Effect, Option, Result } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { majorToMinor } from "../../domain/currency.js"
 import { ValidationFailed } from "../../domain/errors.js"
-import type { FieldError } from "../../domain/field-error.js"
+import type { FieldError } from "../../domain/input/field-error.js"
 import { conversionFault } from "../../domain/orders/currency-fault.js"
 import { legacyOrderDraft } from "../../domain/orders/legacy-order-to-v3.js"
 import { legacyProductToV3 } from "../../domain/orders/legacy-product-to-v3.js"
 import { v2OrderToV3 } from "../../domain/orders/v2-order-to-v3.js"
-import { Customisers } from "../../services/customisers.js"
-import { Identity } from "../../services/identity.js"
-import { Integrations } from "../../services/integrations.js"
-import { Orders } from "../../services/orders.js"
-import { Products } from "../../services/products.js"
+import { Customisers } from "../../services/pricing/customisers.js"
+import { Identity } from "../../services/credentials/identity.js"
+import { Integrations } from "../../services/commerce/integrations.js"
+import { Orders } from "../../services/commerce/orders.js"
+import { Products } from "../../services/commerce/products.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 
@@ -47,8 +47,7 @@ export const LegacyCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "legacy
     const orders = yield* Orders
     const products = yield* Products
     return handlers
-      .handle("v2CreateOrder", ({ payload }) =>
-        Effect.gen(function*() {
+      .handle("v2CreateOrder", Effect.fn("legacyCommerce.v2CreateOrder")(function*({ payload }) {
           const { storeId } = yield* CurrentPrincipal
           const designs = yield* products.designsByExternalId(storeId, payload.products.map((p) => p.external_id))
           const translated = v2OrderToV3(payload, { resolveProductId: (externalId) => designs.get(externalId) })
@@ -70,8 +69,7 @@ export const LegacyCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "legacy
             }
           }
         }))
-      .handle("unversionedCreateOrder", ({ payload }) =>
-        Effect.gen(function*() {
+      .handle("unversionedCreateOrder", Effect.fn("legacyCommerce.unversionedCreateOrder")(function*({ payload }) {
           const { storeId } = yield* CurrentPrincipal
           const known = yield* products.byLegacyReference(storeId, payload.products)
           const translated = legacyOrderDraft(payload, (reference) => known.get(reference))
@@ -85,8 +83,7 @@ export const LegacyCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "legacy
           })
           return { ok: true }
         }))
-      .handle("unversionedSyncProduct", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle("unversionedSyncProduct", Effect.fn("legacyCommerce.unversionedSyncProduct")(function*({ params, payload }) {
           const { storeId } = yield* CurrentPrincipal
           const customiser = yield* customisers.find(storeId, params.customiser)
           const store = yield* identity.findStore(storeId)

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Identity } from "../../services/identity.js"
-import { Integrations } from "../../services/integrations.js"
-import { Orders } from "../../services/orders.js"
-import { Products } from "../../services/products.js"
+import { Identity } from "../../services/credentials/identity.js"
+import { Integrations } from "../../services/commerce/integrations.js"
+import { Orders } from "../../services/commerce/orders.js"
+import { Products } from "../../services/commerce/products.js"
 import { createdIntegrationView, integrationView } from "../../presenters/operator.js"
 import { SigncraftApi } from "../api/index.js"
 
@@ -15,8 +15,7 @@ export const OperatorCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "oper
     const orders = yield* Orders
     const products = yield* Products
     return handlers
-      .handle("createIntegration", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle("createIntegration", Effect.fn("operatorCommerce.createIntegration")(function*({ params, payload }) {
           yield* identity.findStore(params.store_id)
           return createdIntegrationView(
             yield* integrations.create(params.store_id, {
@@ -31,8 +30,7 @@ export const OperatorCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "oper
           ...(payload.enabled === undefined ? {} : { enabled: payload.enabled }),
           ...(payload.create_product_url === undefined ? {} : { createProductUrl: payload.create_product_url })
         }).pipe(Effect.map(integrationView)))
-      .handle("importOrders", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle("importOrders", Effect.fn("operatorCommerce.importOrders")(function*({ params, payload }) {
           yield* identity.findStore(params.store_id)
           const imported = yield* orders.importMany(
             params.store_id,
@@ -45,8 +43,7 @@ export const OperatorCommerceHandlers = HttpApiBuilder.group(SigncraftApi, "oper
           )
           return { imported }
         }))
-      .handle("importProducts", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle("importProducts", Effect.fn("operatorCommerce.importProducts")(function*({ params, payload }) {
           yield* identity.findStore(params.store_id)
           const imported = yield* products.importMany(
             params.store_id,

@@ -3,15 +3,15 @@ import { Clock, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { NotFound, ValidationFailed } from "../../domain/errors.js"
 import { formatTimestampV3 } from "../../domain/timestamp.js"
-import type { Grant } from "../../domain/scopes.js"
-import { Credentials } from "../../services/credentials.js"
-import { Customisers } from "../../services/customisers.js"
-import { DeprecatedUsage } from "../../services/deprecated-usage.js"
-import { Identity } from "../../services/identity.js"
+import type { Grant } from "../../domain/credentials/scopes.js"
+import { Credentials } from "../../services/credentials/credentials.js"
+import { Customisers } from "../../services/pricing/customisers.js"
+import { DeprecatedUsage } from "../../services/requests/deprecated-usage.js"
+import { Identity } from "../../services/credentials/identity.js"
 import { customiserV3Of } from "../../domain/pricing/customiser.js"
 import { decidePricingPutV3 } from "../../domain/pricing/writes.js"
-import { pricingDecision } from "../../services/pricing-decisions.js"
-import { OAuthGrants } from "../../services/oauth-grants.js"
+import { pricingDecision } from "../../services/pricing/decisions.js"
+import { OAuthGrants } from "../../services/oauth/grants.js"
 import { SigncraftApi } from "../api/index.js"
 
 
@@ -39,8 +39,7 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
           password: payload.password,
           name: payload.name ?? null
         }))
-      .handle("removeMember", ({ params }) =>
-        Effect.gen(function*() {
+      .handle("removeMember", Effect.fn("operator.removeMember")(function*({ params }) {
           // Revoked first: should the removal then fail, the grants are gone anyway and a retry
           // finds nothing left to revoke.
           if (!(yield* identity.isMember(params.company_id, params.person_id))) {
@@ -49,8 +48,7 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
           yield* grants.revokeMemberGrants(params.company_id, params.person_id)
           return yield* identity.removeMember(params.company_id, params.person_id)
         }))
-      .handle("createApiKey", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle("createApiKey", Effect.fn("operator.createApiKey")(function*({ params, payload }) {
           const wildcard = payload.legacy_wildcard === true
           if (wildcard === (payload.scopes !== undefined)) {
             return yield* new ValidationFailed({
@@ -86,16 +84,14 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
           }
         }))
       .handle("revokeApiKey", ({ params }) => credentials.revoke(params.key_id))
-      .handle("deprecatedUsage", ({ params }) =>
-        Effect.gen(function*() {
+      .handle("deprecatedUsage", Effect.fn("operator.deprecatedUsage")(function*({ params }) {
           yield* identity.findStore(params.store_id)
           const records = yield* usage.forStore(params.store_id)
           return {
             data: records.map(deprecatedUsageView)
           }
         }))
-      .handle("createCustomiser", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle("createCustomiser", Effect.fn("operator.createCustomiser")(function*({ params, payload }) {
           yield* identity.findStore(params.store_id)
           const { pricing, ...fields } = payload
           const created = yield* customisers.create(
@@ -124,8 +120,7 @@ export const OperatorHandlers = HttpApiBuilder.group(SigncraftApi, "operator", (
           )
           return customiserV3Of(created)
         }))
-      .handle("listConnections", ({ params }) =>
-        Effect.gen(function*() {
+      .handle("listConnections", Effect.fn("operator.listConnections")(function*({ params }) {
           yield* identity.findStore(params.store_id)
           const connections = yield* grants.listConnections(params.store_id)
           return { data: connections.map(connectionView) }

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Designs } from "../../services/designs.js"
-import { Customisers } from "../../services/customisers.js"
-import { RateLimiter } from "../../services/rate-limiter.js"
+import { Designs } from "../../services/commerce/designs.js"
+import { Customisers } from "../../services/pricing/customisers.js"
+import { RateLimiter } from "../../services/requests/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
 import { SigncraftApi } from "../api/index.js"
 import { admitStorefrontWrite } from "./storefront-quota.js"
@@ -14,8 +14,7 @@ export const StorefrontDesignsHandlers = HttpApiBuilder.group(SigncraftApi, "sto
     const customisers = yield* Customisers
     const limiter = yield* RateLimiter
     const settings = yield* Settings
-    return handlers.handle("finishDesign", ({ params, payload }) =>
-      Effect.gen(function*() {
+    return handlers.handle("finishDesign", Effect.fn("storefrontDesigns.finishDesign")(function*({ params, payload }) {
         const customiser = yield* customisers.findAnywhere(params.customiser_id)
         yield* admitStorefrontWrite(customiser.storeId).pipe(
           Effect.provideService(RateLimiter, limiter),

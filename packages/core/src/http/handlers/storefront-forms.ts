@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Customisers } from "../../services/customisers.js"
-import { Quotes } from "../../services/quotes.js"
-import { RateLimiter } from "../../services/rate-limiter.js"
+import { Customisers } from "../../services/pricing/customisers.js"
+import { Quotes } from "../../services/commerce/quotes.js"
+import { RateLimiter } from "../../services/requests/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
 import { SigncraftApi } from "../api/index.js"
 import { admitStorefrontWrite } from "./storefront-quota.js"
@@ -14,8 +14,7 @@ export const StorefrontFormsHandlers = HttpApiBuilder.group(SigncraftApi, "store
     const quotes = yield* Quotes
     const limiter = yield* RateLimiter
     const settings = yield* Settings
-    return handlers.handle("submit", ({ params, payload }) =>
-      Effect.gen(function*() {
+    return handlers.handle("submit", Effect.fn("storefrontForms.submit")(function*({ params, payload }) {
         const id = params.customiser_id
         const customiser = yield* customisers.findAnywhere(id)
         yield* admitStorefrontWrite(customiser.storeId).pipe(

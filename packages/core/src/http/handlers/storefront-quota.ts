@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { RateLimited } from "../../domain/errors.js"
-import { RateLimiter } from "../../services/rate-limiter.js"
+import { RateLimiter } from "../../services/requests/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
 import { CurrentRequest } from "../request-info.js"
 

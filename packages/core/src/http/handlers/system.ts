@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Readiness } from "../../services/readiness.js"
+import { Readiness } from "../../services/operations/readiness.js"
 import { SigncraftApi } from "../api/index.js"
 
 /** The probes: health answers once the layer is built (storage migrated); readiness asks the database each time. */

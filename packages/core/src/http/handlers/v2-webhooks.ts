@@ -3,9 +3,9 @@ import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { NotFound } from "../../domain/errors.js"
 import { isWebhookTopic, sampleEventPayload } from "../../domain/webhooks/topics.js"
-import { WebhookDeliveries } from "../../services/webhook-deliveries.js"
+import { WebhookDeliveries } from "../../services/webhooks/deliveries.js"
 import { webhookV2Of } from "../../presenters/webhooks.js"
-import { WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
+import { WebhookSubscriptions } from "../../services/webhooks/subscriptions.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 
@@ -22,13 +22,11 @@ export const V2WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v2Webhooks
     })
 
     return handlers
-      .handle("list", () =>
-        Effect.gen(function*() {
+      .handle("list", Effect.fn("v2Webhooks.list")(function*() {
           const rows = yield* subscriptions.list(yield* storeId, { limit: UNPAGED, afterId: undefined })
           return { webhooks: rows.map(webhookV2Of) }
         }))
-      .handle("create", ({ payload }) =>
-        Effect.gen(function*() {
+      .handle("create", Effect.fn("v2Webhooks.create")(function*({ payload }) {
           const created = yield* subscriptions.create(yield* storeId, {
             topic: payload.topic,
             url: payload.url,
@@ -36,13 +34,11 @@ export const V2WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v2Webhooks
           })
           return { webhook: webhookV2Of(created) }
         }))
-      .handle("get", ({ params }) =>
-        Effect.gen(function*() {
+      .handle("get", Effect.fn("v2Webhooks.get")(function*({ params }) {
           const id = params.webhook_id
           return { webhook: webhookV2Of(yield* subscriptions.find(yield* storeId, id)) }
         }))
-      .handle("replace", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle("replace", Effect.fn("v2Webhooks.replace")(function*({ params, payload }) {
           const id = params.webhook_id
           const updated = yield* subscriptions.update(yield* storeId, id, {
             topic: payload.topic,
@@ -51,14 +47,12 @@ export const V2WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v2Webhooks
           })
           return { webhook: webhookV2Of(updated) }
         }))
-      .handle("delete", ({ params }) =>
-        Effect.gen(function*() {
+      .handle("delete", Effect.fn("v2Webhooks.delete")(function*({ params }) {
           const id = params.webhook_id
           yield* subscriptions.remove(yield* storeId, id)
           return { success: true }
         }))
-      .handle("example", ({ params }) =>
-        Effect.gen(function*() {
+      .handle("example", Effect.fn("v2Webhooks.example")(function*({ params }) {
           const topic = params.topic
           if (!isWebhookTopic(topic)) return yield* new NotFound({ resource: "webhook topic" })
           const latest = yield* deliveries.latestBody(yield* storeId, topic)

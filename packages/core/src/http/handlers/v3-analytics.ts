@@ -2,7 +2,7 @@ import { Clock, Effect, Result } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { parseAnalyticsQuery } from "../../domain/analytics/window.js"
 import { InvalidParameter } from "../../domain/errors.js"
-import { Analytics } from "../../services/analytics.js"
+import { Analytics } from "../../services/commerce/analytics.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { envelope } from "./envelope.js"
@@ -11,8 +11,7 @@ import { envelope } from "./envelope.js"
 export const V3AnalyticsHandlers = HttpApiBuilder.group(SigncraftApi, "v3Analytics", (handlers) =>
   Effect.gen(function*() {
     const analytics = yield* Analytics
-    return handlers.handle("summary", ({ query }) =>
-      Effect.gen(function*() {
+    return handlers.handle("summary", Effect.fn("v3Analytics.summary")(function*({ query }) {
         const { storeId } = yield* CurrentPrincipal
         const now = yield* Clock.currentTimeMillis
         const window = parseAnalyticsQuery(query, new Date(now))

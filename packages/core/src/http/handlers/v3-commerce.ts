@@ -1,13 +1,13 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Customisers } from "../../services/customisers.js"
-import { Integrations } from "../../services/integrations.js"
-import { Orders } from "../../services/orders.js"
-import { Products } from "../../services/products.js"
+import { Customisers } from "../../services/pricing/customisers.js"
+import { Integrations } from "../../services/commerce/integrations.js"
+import { Orders } from "../../services/commerce/orders.js"
+import { Products } from "../../services/commerce/products.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { orderView, productView } from "../../presenters/commerce.js"
-import { CursorKey } from "../../services/cursor-key.js"
+import { CursorKey } from "../../services/credentials/cursor-key.js"
 import { envelope } from "./envelope.js"
 import { idPage } from "./id-page.js"
 
@@ -20,8 +20,7 @@ export const V3CommerceHandlers = HttpApiBuilder.group(SigncraftApi, "v3Commerce
     const orders = yield* Orders
     const cursorKey = (yield* CursorKey).secret
     return handlers
-      .handle("createProduct", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle("createProduct", Effect.fn("v3Commerce.createProduct")(function*({ params, payload }) {
           const { storeId } = yield* CurrentPrincipal
           const customiser = yield* customisers.find(storeId, params.customiser_id)
           const integration = yield* integrations.usable(storeId, payload.integration_id, "any", "/integration_id")
@@ -44,8 +43,7 @@ export const V3CommerceHandlers = HttpApiBuilder.group(SigncraftApi, "v3Commerce
           })
           return yield* envelope(productView(product), `/api/v3/products/${product.id}`)
         }))
-      .handle("createOrder", ({ payload }) =>
-        Effect.gen(function*() {
+      .handle("createOrder", Effect.fn("v3Commerce.createOrder")(function*({ payload }) {
           const { storeId } = yield* CurrentPrincipal
           const order = yield* orders.record(storeId, payload, {
             source: "v3",
@@ -55,18 +53,15 @@ export const V3CommerceHandlers = HttpApiBuilder.group(SigncraftApi, "v3Commerce
           })
           return yield* envelope(orderView(order), `/api/v3/orders/${order.id}`)
         }))
-      .handle("getProduct", ({ params }) =>
-        Effect.gen(function*() {
+      .handle("getProduct", Effect.fn("v3Commerce.getProduct")(function*({ params }) {
           const { storeId } = yield* CurrentPrincipal
           return yield* envelope(productView(yield* products.findModern(storeId, params.product_id)))
         }))
-      .handle("getOrder", ({ params }) =>
-        Effect.gen(function*() {
+      .handle("getOrder", Effect.fn("v3Commerce.getOrder")(function*({ params }) {
           const { storeId } = yield* CurrentPrincipal
           return yield* envelope(orderView(yield* orders.find(storeId, params.order_id)))
         }))
-      .handle("listOrders", ({ query }) =>
-        Effect.gen(function*() {
+      .handle("listOrders", Effect.fn("v3Commerce.listOrders")(function*({ query }) {
           const { storeId } = yield* CurrentPrincipal
           return yield* idPage(
             query,

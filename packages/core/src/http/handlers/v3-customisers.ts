@@ -4,17 +4,17 @@ import { HttpApiBuilder } from "effect/http-api"
 import { pricingReadV3 } from "../../domain/pricing/content.js"
 import { customiserV3Of } from "../../domain/pricing/customiser.js"
 import { decidePricingPatchV3, decidePricingPutV3 } from "../../domain/pricing/writes.js"
-import { Customisers } from "../../services/customisers.js"
+import { Customisers } from "../../services/pricing/customisers.js"
 import type { Settings } from "../../services/settings.js"
-import { CursorKey } from "../../services/cursor-key.js"
+import { CursorKey } from "../../services/credentials/cursor-key.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { envelope, envelopeText } from "./envelope.js"
 import { ifNoneMatchHits, strongEtagOf } from "../../domain/etag.js"
 import { pricingReadHeaders } from "../../presenters/pricing-read.js"
-import { PricingCache } from "../../services/pricing-cache.js"
+import { PricingCache } from "../../services/pricing/cache.js"
 import { idPage } from "./id-page.js"
-import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "../../services/pricing-decisions.js"
+import { currentPricingOf, headerOf, outcomeToEffect, pricingDecision } from "../../services/pricing/decisions.js"
 
 /** v3 customisers and pricing: reads, PUT, merge PATCH and the dry-run validation. */
 export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Customisers", (handlers) =>
@@ -45,8 +45,7 @@ export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Custo
       })
 
     return handlers
-      .handle("list", ({ query }) =>
-        Effect.gen(function*() {
+      .handle("list", Effect.fn("v3Customisers.list")(function*({ query }) {
           const store = yield* storeId
           // No filters yet; cursors are bound to this (empty) set all the same.
           return yield* idPage(
@@ -57,13 +56,11 @@ export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Custo
             customiserV3Of
           )
         }))
-      .handle("get", ({ params }) =>
-        Effect.gen(function*() {
+      .handle("get", Effect.fn("v3Customisers.get")(function*({ params }) {
           const id = params.customiser_id
           return yield* envelope(customiserV3Of(yield* customisers.find(yield* storeId, id)))
         }))
-      .handle("getPricing", ({ params, headers }) =>
-        Effect.gen(function*() {
+      .handle("getPricing", Effect.fn("v3Customisers.getPricing")(function*({ params, headers }) {
           const id = params.customiser_id
           const store = yield* storeId
           const current = pricingCache.get(id, store) ?? (yield* readPricingToCache(store, id))
@@ -74,20 +71,17 @@ export const V3CustomisersHandlers = HttpApiBuilder.group(SigncraftApi, "v3Custo
           const shell = yield* envelope(null)
           return HttpServerResponse.text(envelopeText(current.json, shell), { contentType: "application/json", headers: validators })
         }))
-      .handle("putPricing", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle("putPricing", Effect.fn("v3Customisers.putPricing")(function*({ params, payload }) {
           const id = params.customiser_id
           const saved = yield* customisers.writePricing(yield* storeId, id, pricingDecision(decidePricingPutV3, payload))
           return yield* sendPricing(envelope(pricingOf(saved)))
         }))
-      .handle("patchPricing", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle("patchPricing", Effect.fn("v3Customisers.patchPricing")(function*({ params, payload }) {
           const id = params.customiser_id
           const saved = yield* customisers.writePricing(yield* storeId, id, pricingDecision(decidePricingPatchV3, payload))
           return yield* sendPricing(envelope(pricingOf(saved)))
         }))
-      .handle("validatePricing", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle("validatePricing", Effect.fn("v3Customisers.validatePricing")(function*({ params, payload }) {
           const id = params.customiser_id
           const stored = yield* customisers.readPricing(yield* storeId, id)
           const accepted = yield* outcomeToEffect(decidePricingPutV3(payload, currentPricingOf(stored)))

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { eventV3Of } from "../../presenters/webhooks.js"
-import { CursorKey } from "../../services/cursor-key.js"
-import { WebhookEvents } from "../../services/webhook-events.js"
+import { CursorKey } from "../../services/credentials/cursor-key.js"
+import { WebhookEvents } from "../../services/webhooks/events.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { envelope } from "./envelope.js"
@@ -14,8 +14,7 @@ export const V3EventsHandlers = HttpApiBuilder.group(SigncraftApi, "v3Events", (
     const events = yield* WebhookEvents
     const cursorKey = (yield* CursorKey).secret
     return handlers
-      .handle("listEvents", ({ query }) =>
-        Effect.gen(function*() {
+      .handle("listEvents", Effect.fn("v3Events.listEvents")(function*({ query }) {
           const { storeId } = yield* CurrentPrincipal
           const filters = {
             type: query.type,
@@ -38,8 +37,7 @@ export const V3EventsHandlers = HttpApiBuilder.group(SigncraftApi, "v3Events", (
             eventV3Of
           )
         }))
-      .handle("getEvent", ({ params }) =>
-        Effect.gen(function*() {
+      .handle("getEvent", Effect.fn("v3Events.getEvent")(function*({ params }) {
           const { storeId } = yield* CurrentPrincipal
           return yield* envelope(eventV3Of(yield* events.find(storeId, params.event_id)))
         }))

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { quoteV3Of } from "../../presenters/quotes.js"
-import { Quotes } from "../../services/quotes.js"
-import { CursorKey } from "../../services/cursor-key.js"
+import { Quotes } from "../../services/commerce/quotes.js"
+import { CursorKey } from "../../services/credentials/cursor-key.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { idPage } from "./id-page.js"
@@ -12,8 +12,7 @@ export const V3QuotesHandlers = HttpApiBuilder.group(SigncraftApi, "v3Quotes", (
   Effect.gen(function*() {
     const quotes = yield* Quotes
     const cursorKey = (yield* CursorKey).secret
-    return handlers.handle("list", ({ query }) =>
-      Effect.gen(function*() {
+    return handlers.handle("list", Effect.fn("v3Quotes.list")(function*({ query }) {
         const { storeId } = yield* CurrentPrincipal
         return yield* idPage(
           query,

@@ -5,10 +5,10 @@ import { SIGNATURE_SCHEME_DESCRIPTIONS } from "../../domain/webhooks/signature-s
 import { TEST_EVENT_TYPE } from "../../domain/webhooks/test-event.js"
 import { EVENT_TYPES } from "../../domain/webhooks/topics.js"
 import { deliveryV3Of, subscriptionV3Of } from "../../presenters/webhooks.js"
-import { WebhookDeliveries } from "../../services/webhook-deliveries.js"
-import { WebhookReplay } from "../../services/webhook-replay.js"
-import { WebhookSubscriptions } from "../../services/webhook-subscriptions.js"
-import { CursorKey } from "../../services/cursor-key.js"
+import { WebhookDeliveries } from "../../services/webhooks/deliveries.js"
+import { WebhookReplay } from "../../services/webhooks/replay.js"
+import { WebhookSubscriptions } from "../../services/webhooks/subscriptions.js"
+import { CursorKey } from "../../services/credentials/cursor-key.js"
 import { SigncraftApi } from "../api/index.js"
 import { CurrentPrincipal } from "../middleware/definitions.js"
 import { collectionEnvelope, envelope } from "./envelope.js"
@@ -26,8 +26,7 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
     })
 
     return handlers
-      .handle("listSubscriptions", ({ query }) =>
-        Effect.gen(function*() {
+      .handle("listSubscriptions", Effect.fn("v3Webhooks.listSubscriptions")(function*({ query }) {
           const store = yield* storeId
           return yield* idPage(
             query,
@@ -37,8 +36,7 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
             subscriptionV3Of
           )
         }))
-      .handle("createSubscription", ({ payload }) =>
-        Effect.gen(function*() {
+      .handle("createSubscription", Effect.fn("v3Webhooks.createSubscription")(function*({ payload }) {
           const created = yield* subscriptions.create(yield* storeId, {
             topic: payload.topic,
             url: payload.url,
@@ -46,19 +44,16 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
           })
           return yield* envelope({ ...subscriptionV3Of(created), secret: created.secret })
         }))
-      .handle("getSubscription", ({ params }) =>
-        Effect.gen(function*() {
+      .handle("getSubscription", Effect.fn("v3Webhooks.getSubscription")(function*({ params }) {
           const id = params.webhook_id
           return yield* envelope(subscriptionV3Of(yield* subscriptions.find(yield* storeId, id)))
         }))
-      .handle("patchSubscription", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle("patchSubscription", Effect.fn("v3Webhooks.patchSubscription")(function*({ params, payload }) {
           const id = params.webhook_id
           const updated = yield* subscriptions.update(yield* storeId, id, payload)
           return yield* envelope(subscriptionV3Of(updated))
         }))
-      .handle("rotateSecret", ({ params }) =>
-        Effect.gen(function*() {
+      .handle("rotateSecret", Effect.fn("v3Webhooks.rotateSecret")(function*({ params }) {
           const rotated = yield* subscriptions.rotateSecret(yield* storeId, params.webhook_id)
           return yield* envelope({
             ...subscriptionV3Of(rotated.subscription),
@@ -66,14 +61,12 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
             previous_secret_expires_at: formatTimestampV3(rotated.previousSecretExpiresAt)
           })
         }))
-      .handle("deleteSubscription", ({ params }) =>
-        Effect.gen(function*() {
+      .handle("deleteSubscription", Effect.fn("v3Webhooks.deleteSubscription")(function*({ params }) {
           const id = params.webhook_id
           yield* subscriptions.remove(yield* storeId, id)
           return yield* envelope({ object: "webhook_subscription" as const, id, deleted: true as const })
         }))
-      .handle("listDeliveries", ({ params, query }) =>
-        Effect.gen(function*() {
+      .handle("listDeliveries", Effect.fn("v3Webhooks.listDeliveries")(function*({ params, query }) {
           const id = params.webhook_id
           const store = yield* storeId
           // Newest first: the cursor's id is the last one seen, and the next page goes below it.
@@ -86,27 +79,23 @@ export const V3WebhooksHandlers = HttpApiBuilder.group(SigncraftApi, "v3Webhooks
             deliveryV3Of
           )
         }))
-      .handle("redeliver", ({ params }) =>
-        Effect.gen(function*() {
+      .handle("redeliver", Effect.fn("v3Webhooks.redeliver")(function*({ params }) {
           const id = params.webhook_id
           const deliveryId = params.delivery_id
           return yield* envelope(deliveryV3Of(yield* deliveries.redeliver(yield* storeId, id, deliveryId)))
         }))
-      .handle("resendEvent", ({ params }) =>
-        Effect.gen(function*() {
+      .handle("resendEvent", Effect.fn("v3Webhooks.resendEvent")(function*({ params }) {
           const resent = yield* replay.resend(yield* storeId, params.webhook_id, params.event_id)
           return yield* envelope(deliveryV3Of(resent))
         }))
-      .handle("recover", ({ params, payload }) =>
-        Effect.gen(function*() {
+      .handle("recover", Effect.fn("v3Webhooks.recover")(function*({ params, payload }) {
           const recovered = yield* replay.recover(yield* storeId, params.webhook_id, {
             since: new Date(payload.since),
             until: payload.until === undefined ? undefined : new Date(payload.until)
           })
           return yield* envelope({ object: "webhook_recovery" as const, recovered })
         }))
-      .handle("sendTestEvent", ({ params }) =>
-        Effect.gen(function*() {
+      .handle("sendTestEvent", Effect.fn("v3Webhooks.sendTestEvent")(function*({ params }) {
           return yield* envelope(deliveryV3Of(yield* replay.sendTest(yield* storeId, params.webhook_id)))
         }))
       .handle("listEventTypes", () =>

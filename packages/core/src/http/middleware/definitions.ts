@@ -1,6 +1,6 @@
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
-import type { ApiKeyPrincipal } from "../../domain/principal.js"
+import type { ApiKeyPrincipal } from "../../domain/credentials/principal.js"
 import { legacyErrorsAt, problemsAt } from "../failure-codecs.js"
 
 /** The API key of the request, provided by {@link ApiKeyAuth} and {@link LegacyApiKeyAuth}. */

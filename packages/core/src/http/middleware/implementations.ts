@@ -11,11 +11,11 @@ import {
   MissingCredential,
   RateLimited
 } from "../../domain/errors.js"
-import { grantedScopes } from "../../domain/scopes.js"
-import { type ApiKeyPrincipal, Credentials } from "../../services/credentials.js"
-import { DeprecatedUsage } from "../../services/deprecated-usage.js"
-import { type Completion, HeldKey, IdempotencyStore, keptForReplay, type StoredResponse } from "../../services/idempotency.js"
-import { RateLimiter } from "../../services/rate-limiter.js"
+import { grantedScopes } from "../../domain/credentials/scopes.js"
+import { type ApiKeyPrincipal, Credentials } from "../../services/credentials/credentials.js"
+import { DeprecatedUsage } from "../../services/requests/deprecated-usage.js"
+import { type Completion, HeldKey, IdempotencyStore, keptForReplay, type StoredResponse } from "../../services/requests/idempotency.js"
+import { RateLimiter } from "../../services/requests/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
 import { AnswerCarriesSecret, AnswerHoldsNoSecret, Idempotency, IDEMPOTENCY_KEY_MAX_LENGTH, KeyClaimedByHandler } from "../annotations.js"
 import { describeFailure, type FailureWithStatus } from "../../presenters/failure-table.js"

@@ -1,7 +1,7 @@
 import { Effect, Redacted } from "effect"
 import { createHash, timingSafeEqual } from "node:crypto"
 import { InvalidCredential, MissingCredential, NotFound, RateLimited } from "../../domain/errors.js"
-import { RateLimiter } from "../../services/rate-limiter.js"
+import { RateLimiter } from "../../services/requests/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
 import { CurrentRequest, type RequestInfo } from "../request-info.js"
 

@@ -11,7 +11,7 @@ import {
   ValidationFailed
 } from "../../domain/errors.js"
 import { isDatabaseUnreachable, OUTAGE_RETRY_AFTER_SECONDS } from "../../storage/outage.js"
-import { issueToFieldErrors, issueToParameterErrors } from "../../domain/schema-issues.js"
+import { issueToFieldErrors, issueToParameterErrors } from "../../domain/input/schema-issues.js"
 import type { FailureWithStatus } from "../../presenters/failure-table.js"
 import { resourceOfIssue } from "../resource-id.js"
 

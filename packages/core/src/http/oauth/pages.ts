@@ -1,7 +1,7 @@
-import type { StoreGrant } from "../../services/oauth-grants.js"
-import type { ConnectableStore } from "../../services/oauth-sessions.js"
-import { SCOPE_DESCRIPTIONS } from "../../domain/scope-descriptions.js"
-import type { Scope } from "../../domain/scopes.js"
+import type { StoreGrant } from "../../services/oauth/grants.js"
+import type { ConnectableStore } from "../../services/oauth/sessions.js"
+import { SCOPE_DESCRIPTIONS } from "../../domain/credentials/scope-descriptions.js"
+import type { Scope } from "../../domain/credentials/scopes.js"
 
 import { escapeHtml } from "../browser/html.js"
 

@@ -9,13 +9,13 @@ import {
   redirectWith
 } from "../../domain/oauth/authorization-request.js"
 import { ClientDocumentRefused, OAuthError } from "../../domain/oauth/errors.js"
-import { basePathOf } from "../../domain/base-path.js"
+import { basePathOf } from "../../domain/deployment/base-path.js"
 import { agentLocation, authorizationServerMetadata } from "../../domain/oauth/metadata.js"
-import { isScope } from "../../domain/scopes.js"
-import { type OAuthClient, OAuthClients } from "../../services/oauth-clients.js"
-import { OAuthGrants } from "../../services/oauth-grants.js"
-import { DEVICE_COOKIE_DAYS, OAuthSessions, type PersonSession, SESSION_TTL_HOURS } from "../../services/oauth-sessions.js"
-import type { RateLimiter } from "../../services/rate-limiter.js"
+import { isScope } from "../../domain/credentials/scopes.js"
+import { type OAuthClient, OAuthClients } from "../../services/oauth/clients.js"
+import { OAuthGrants } from "../../services/oauth/grants.js"
+import { DEVICE_COOKIE_DAYS, OAuthSessions, type PersonSession, SESSION_TTL_HOURS } from "../../services/oauth/sessions.js"
+import type { RateLimiter } from "../../services/requests/rate-limiter.js"
 import { Settings } from "../../services/settings.js"
 import { CurrentRequest } from "../request-info.js"
 import { admitClientIp } from "../browser/client-quota.js"
@@ -28,7 +28,7 @@ import { type ClientDisplay, clientDocumentRefusedPage, consentPage, refusalPage
 import { oauthErrorResponse, oauthJson, publicJson } from "./respond.js"
 import { oauthErrorBody } from "../protocol-errors.js"
 import type { RouteEntry } from "../route-table.js"
-import { findUnacceptableValue, findUnstorableParam } from "../../domain/json-input.js"
+import { findUnacceptableValue, findUnstorableParam } from "../../domain/input/json-input.js"
 
 const AUTHORIZE_PATH = "/oauth/authorize"
 

@@ -1,5 +1,5 @@
-import type { UsageRecord } from "../../services/deprecated-usage.js"
-import type { ApiKeyRecord } from "../../services/credentials.js"
+import type { UsageRecord } from "../../services/requests/deprecated-usage.js"
+import type { ApiKeyRecord } from "../../services/credentials/credentials.js"
 import { readableInstant } from "./dates.js"
 
 /** One deprecated operation a key still calls. */

@@ -1,7 +1,7 @@
 import { webhookIdOf } from "../../domain/webhooks/webhook-id.js"
-import type { DeliveryRecord } from "../../services/webhook-deliveries.js"
-import type { EndpointHealth } from "../../services/webhook-health.js"
-import type { SubscriptionRecord } from "../../services/webhook-subscriptions.js"
+import type { DeliveryRecord } from "../../services/webhooks/deliveries.js"
+import type { EndpointHealth } from "../../services/webhooks/health.js"
+import type { SubscriptionRecord } from "../../services/webhooks/subscriptions.js"
 import { readableInstant, readableOrNever } from "./dates.js"
 
 /** How an endpoint is doing, in one word the page can colour. */

@@ -2,9 +2,9 @@ import { Effect, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { AccessTokenCheck, checkAccessToken } from "../../domain/oauth/access-token-check.js"
 import { InvalidAccessToken } from "../../domain/oauth/errors.js"
-import { lastUseIsStale } from "../../domain/last-used.js"
-import type { Scope } from "../../domain/scopes.js"
-import { AccessTokenSigner } from "../oauth-tokens.js"
+import { lastUseIsStale } from "../../domain/credentials/last-used.js"
+import type { Scope } from "../../domain/credentials/scopes.js"
+import { AccessTokenSigner } from "./tokens.js"
 import { AccessTokenRow, orUndefined } from "./rows.js"
 
 /** Who is calling the agent endpoint, from a verified connector token. */
@@ -46,8 +46,7 @@ export const makeAccessTokenCheck = Effect.gen(function*() {
 
   return {
     /** Verifies an agent request's bearer token for `resource`: signature, stored state, binding, membership. */
-    authenticate: (token: string, resource: string) =>
-      Effect.gen(function*() {
+    authenticate: Effect.fn("OAuthGrants.authenticate")(function*(token: string, resource: string) {
         const claims = yield* signer.verify(token)
         const row = yield* orUndefined(findToken(claims.jti))
         // An unknown token is refused whatever the time, so the fallback clock is never consulted.

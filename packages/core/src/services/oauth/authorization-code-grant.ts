@@ -3,8 +3,8 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import type { AuthorizationRequest } from "../../domain/oauth/authorization-request.js"
 import { type CodeExchangeRequest, CodeExchangeOutcome, decideCodeExchange } from "../../domain/oauth/code-exchange.js"
 import { AUTHORIZATION_CODE_TTL_SECONDS, hashSecret, newSecret } from "../../domain/oauth/tokens.js"
-import type { Scope } from "../../domain/scopes.js"
-import { AccessTokenSigner } from "../oauth-tokens.js"
+import type { Scope } from "../../domain/credentials/scopes.js"
+import { AccessTokenSigner } from "./tokens.js"
 import { unionOfScopes } from "../../domain/oauth/grant.js"
 import { makeConnections } from "./connections.js"
 import { makeGrantStore } from "./grant-store.js"
@@ -83,8 +83,7 @@ export const makeAuthorizationCodeGrant = Effect.gen(function*() {
      * the client already holds a live grant from this person on this Store, the new one holds the
      * union (incremental consent); the earlier grant ends when the code is exchanged.
      */
-    approve: (request: AuthorizationRequest, personId: number, storeId: number, scopes: ReadonlyArray<Scope>) =>
-      Effect.gen(function*() {
+    approve: Effect.fn("OAuthGrants.approve")(function*(request: AuthorizationRequest, personId: number, storeId: number, scopes: ReadonlyArray<Scope>) {
         const code = newSecret("sc_code_")
         yield* sql.withTransaction(Effect.gen(function*() {
           const earlier = yield* connections.liveGrantsFor(request.clientId, personId, storeId)

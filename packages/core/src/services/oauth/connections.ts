@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import type { Scope } from "../../domain/scopes.js"
+import type { Scope } from "../../domain/credentials/scopes.js"
 import { JsonStrings, OptionalTimestamp, StoredScopes, Timestamp } from "./rows.js"
 
 /** A live connection as the operator API lists it. */

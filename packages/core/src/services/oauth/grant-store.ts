@@ -54,8 +54,7 @@ export const makeGrantStore = Effect.gen(function*() {
      * Revokes a grant and everything issued under it: its tokens and its unexchanged codes.
      * Runs inside the caller's transaction, beside the read that decided it.
      */
-    revokeGrant: (grantId: number, reason: RevocationReason) =>
-      Effect.gen(function*() {
+    revokeGrant: Effect.fn("OAuthGrants.revokeGrant")(function*(grantId: number, reason: RevocationReason) {
         yield* sql`
           UPDATE oauth_grants SET revoked_at = now(), revoked_reason = ${reason}
           WHERE id = ${grantId} AND revoked_at IS NULL`
@@ -64,7 +63,7 @@ export const makeGrantStore = Effect.gen(function*() {
         yield* sql`
           UPDATE oauth_codes SET consumed_at = now(), outcome = 'revoked'
           WHERE grant_id = ${grantId} AND consumed_at IS NULL`
-      }).pipe(Effect.orDie),
+      }, Effect.orDie),
 
     /**
      * Runs one token-endpoint state change as ONE transaction, so a crash half-way leaves the

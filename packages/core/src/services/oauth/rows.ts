@@ -1,5 +1,5 @@
 import { Effect, Option, Schema, SchemaTransformation } from "effect"
-import { isScope, type Scope, SCOPES } from "../../domain/scopes.js"
+import { isScope, type Scope, SCOPES } from "../../domain/credentials/scopes.js"
 
 /**
  * A `jsonb` column holding `schema`: the PostgreSQL driver hands it back parsed, some

@@ -1,12 +1,12 @@
 import { Clock, Effect, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { randomBase62 } from "../../domain/api-key.js"
+import { randomBase62 } from "../../domain/credentials/api-key.js"
 import type { GrantRecord } from "../../domain/oauth/grant.js"
 import { formatScopes } from "../../domain/oauth/scope-param.js"
 import { ACCESS_TOKEN_TTL_SECONDS, hashSecret, newSecret, REFRESH_TOKEN_TTL_SECONDS } from "../../domain/oauth/tokens.js"
-import type { Scope } from "../../domain/scopes.js"
-import { OAuthClients } from "../oauth-clients.js"
-import { AccessTokenSigner, type SigningKey } from "../oauth-tokens.js"
+import type { Scope } from "../../domain/credentials/scopes.js"
+import { OAuthClients } from "./clients.js"
+import { AccessTokenSigner, type SigningKey } from "./tokens.js"
 import { IdRow, jsonb } from "./rows.js"
 
 /** The RFC 6749 §5.1 token response. */
@@ -43,8 +43,7 @@ export const makeTokenIssuance = Effect.gen(function*() {
      * Writes the new token rows and signs the access token; runs inside the caller's transaction.
      * `signingKey` is fetched before that transaction (see {@link AccessTokenSigner.signingKey}).
      */
-    issuePair: (grant: GrantRecord, withRefresh: boolean, scopes: ReadonlyArray<Scope>, signingKey: SigningKey) =>
-      Effect.gen(function*() {
+    issuePair: Effect.fn("OAuthGrants.issuePair")(function*(grant: GrantRecord, withRefresh: boolean, scopes: ReadonlyArray<Scope>, signingKey: SigningKey) {
         const now = yield* Clock.currentTimeMillis
         const refreshToken = withRefresh ? newSecret("sc_rt_") : undefined
         const refreshId = refreshToken === undefined ? null : (yield* insertRefreshToken({ grant, tokenHash: hashSecret(refreshToken) })).id
@@ -69,6 +68,6 @@ export const makeTokenIssuance = Effect.gen(function*() {
           scope
         }
         return response
-      }).pipe(Effect.orDie)
+      }, Effect.orDie)
   }
 })

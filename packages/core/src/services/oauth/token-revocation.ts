@@ -3,7 +3,7 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { NotFound } from "../../domain/errors.js"
 import { decideConnectionRevocation, decideTokenRevocation, RevocationOutcome } from "../../domain/oauth/revocation.js"
 import { hashSecret } from "../../domain/oauth/tokens.js"
-import { AccessTokenSigner } from "../oauth-tokens.js"
+import { AccessTokenSigner } from "./tokens.js"
 import { makeGrantStore } from "./grant-store.js"
 import { GrantRow, orUndefined, TokenHolderRow } from "./rows.js"
 
@@ -44,38 +44,31 @@ export const makeTokenRevocation = Effect.gen(function*() {
 
   return {
     /** RFC 7009: revokes the grant of a token issued to `clientId`; unknown tokens change nothing. */
-    revokeToken: (clientId: string, token: string) =>
-      Effect.gen(function*() {
+    revokeToken: Effect.fn("OAuthGrants.revokeToken")(function*(clientId: string, token: string) {
         const outcome = decideTokenRevocation(clientId, yield* holderOf(token))
         if (outcome._tag === "Revoke") yield* store.revokeGrant(outcome.grantId, "client")
-      }).pipe(sql.withTransaction, Effect.orDie),
+      }, sql.withTransaction, Effect.orDie),
 
     /**
      * A person leaves a company: every live grant they gave for its Stores is revoked, tokens
      * and unexchanged codes with it, in one transaction.
      */
-    revokeMemberGrants: (companyId: number, personId: number) =>
-      Effect.gen(function*() {
+    revokeMemberGrants: Effect.fn("OAuthGrants.revokeMemberGrants")(function*(companyId: number, personId: number) {
         const grants = yield* sql<{ readonly id: number }>`
           SELECT g.id FROM oauth_grants g JOIN stores s ON s.id = g.store_id
           WHERE s.company_id = ${companyId} AND g.person_id = ${personId} AND g.revoked_at IS NULL
           FOR UPDATE OF g`
         for (const grant of grants) yield* store.revokeGrant(Number(grant.id), "member_removed")
         return grants.length
-      }).pipe(sql.withTransaction, Effect.orDie),
+      }, sql.withTransaction, Effect.orDie),
 
     /** The merchant revokes a connection: every token and unexchanged code of it. */
-    revokeConnection: (grantId: number) =>
-      Effect.gen(function*() {
+    revokeConnection: Effect.fn("OAuthGrants.revokeConnection")(function*(grantId: number) {
         const outcome = decideConnectionRevocation(yield* orUndefined(lockGrant(grantId)))
         return yield* RevocationOutcome.$match(outcome, {
           Revoke: ({ grantId }) => Effect.as(store.revokeGrant(grantId, "merchant"), true),
           Ignore: () => Effect.succeed(false)
         })
-      }).pipe(
-        sql.withTransaction,
-        Effect.orDie,
-        Effect.flatMap((revoked) => (revoked ? Effect.void : Effect.fail(new NotFound({ resource: "connection" }))))
-      )
+      }, sql.withTransaction, Effect.orDie, Effect.flatMap((revoked) => (revoked ? Effect.void : Effect.fail(new NotFound({ resource: "connection" })))))
   }
 })

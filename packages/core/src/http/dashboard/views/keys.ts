@@ -1,5 +1,5 @@
-import { SCOPE_DESCRIPTIONS } from "../../../domain/scope-descriptions.js"
-import { SCOPES } from "../../../domain/scopes.js"
+import { SCOPE_DESCRIPTIONS } from "../../../domain/credentials/scope-descriptions.js"
+import { SCOPES } from "../../../domain/credentials/scopes.js"
 import type { KeyRowView } from "../../../presenters/dashboard/keys.js"
 import { escapeHtml } from "../../browser/html.js"
 import { dashboardPage, postForm, type StoreContext, type Viewer } from "../layout.js"

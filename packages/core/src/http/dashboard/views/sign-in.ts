@@ -1,4 +1,4 @@
-import type { ConnectableStore } from "../../../services/oauth-sessions.js"
+import type { ConnectableStore } from "../../../services/oauth/sessions.js"
 import { escapeHtml } from "../../browser/html.js"
 import { dashboardPage, hiddenField, type Viewer } from "../layout.js"
 import type { DashboardPaths } from "../paths.js"

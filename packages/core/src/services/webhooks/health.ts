@@ -1,0 +1,57 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { decodeRows, RowId, RowNumber, RowTimestamp } from "../../storage/rows.js"
+
+/** How far back the dashboard counts a subscription's failed attempts. */
+export const RECENT_FAILURES_HOURS = 24
+
+/** How one subscription's endpoint has been doing, as the dashboard shows it. */
+export interface EndpointHealth {
+  readonly subscriptionId: number
+  /** Failed attempts (an error or a non-2xx answer) in the last {@link RECENT_FAILURES_HOURS} hours. */
+  readonly recentFailures: number
+  /** Since when its deliveries have been failing without a success in between, if they are. */
+  readonly failingSince: Date | null
+  /** The last delivery that succeeded, if any. */
+  readonly lastDeliveredAt: Date | null
+}
+
+const HealthRow = Schema.Struct({
+  subscriptionId: RowId,
+  recentFailures: RowNumber,
+  failingSince: Schema.NullOr(RowTimestamp),
+  lastDeliveredAt: Schema.NullOr(RowTimestamp)
+}).pipe(Schema.encodeKeys({
+  subscriptionId: "subscription_id",
+  recentFailures: "recent_failures",
+  failingSince: "failing_since",
+  lastDeliveredAt: "last_delivered_at"
+}))
+const toHealth = decodeRows(HealthRow)
+
+/** Reads the health of a Store's webhook endpoints from the delivery log (it writes nothing). */
+export class WebhookHealth extends Context.Service<WebhookHealth, {
+  /** The health of each live subscription of the Store, in id order. */
+  readonly forStore: (storeId: number) => Effect.Effect<ReadonlyArray<EndpointHealth>>
+}>()("signcraft/WebhookHealth") {
+  static readonly layer = Layer.effect(
+    WebhookHealth,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return WebhookHealth.of({
+        forStore: (storeId) =>
+          sql`
+            SELECT s.id AS subscription_id, s.failing_since,
+              (SELECT count(*) FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id
+                WHERE d.subscription_id = s.id
+                  AND a.started_at > now() - make_interval(hours => ${RECENT_FAILURES_HOURS})
+                  AND (a.error IS NOT NULL OR a.response_status IS NULL OR a.response_status NOT BETWEEN 200 AND 299)
+              ) AS recent_failures,
+              (SELECT max(d.delivered_at) FROM webhook_deliveries d WHERE d.subscription_id = s.id) AS last_delivered_at
+            FROM webhook_subscriptions s
+            WHERE s.store_id = ${storeId} AND s.deleted_at IS NULL
+            ORDER BY s.id`.pipe(Effect.flatMap(toHealth), Effect.orDie)
+      })
+    })
+  )
+}
