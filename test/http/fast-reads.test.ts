@@ -50,16 +50,8 @@ describe.each(databaseVariants())("the fast reads ($name database)", (variant) =
     const kept = [...headers].filter(([name]) => !["x-request-id", "ratelimit", "content-length", "date"].includes(name.toLowerCase()))
     return { status, headers: Object.fromEntries(kept.map(([name, value]) => [name.toLowerCase(), value])), body }
   }
-  // The bytes an answer sends, whether its body is text, bytes, or bytes in parts.
-  const bytesOf = (answer: FastAnswer | undefined): Buffer =>
-    answer === undefined
-      ? Buffer.alloc(0)
-      : typeof answer.body === "string"
-      ? Buffer.from(answer.body, "utf8")
-      : Buffer.isBuffer(answer.body)
-      ? answer.body
-      : Buffer.concat(answer.body)
-  const textOf = (answer: FastAnswer | undefined) => bytesOf(answer).toString("utf8")
+  const textOf = (answer: FastAnswer | undefined) =>
+    answer === undefined ? "" : typeof answer.body === "string" ? answer.body : answer.body.toString("utf8")
   const ofFast = (answer: FastAnswer) =>
     comparable(answer.status, Object.entries(answer.headers), textOf(answer) === "" ? undefined : withoutRequestId(JSON.parse(textOf(answer))))
   const ofSlow = (res: TestResponse) => comparable(res.status, res.headers.entries(), res.body === undefined ? undefined : withoutRequestId(res.body))
@@ -170,7 +162,7 @@ describe.each(databaseVariants())("the fast reads ($name database)", (variant) =
     for (const answer of [first, fastGet(pricingPath, s.key), fastGet(pricingPath, s.key)]) {
       const requestId = JSON.parse(textOf(answer)).meta.request_id
       const expected = JSON.stringify({ ...slow.body, meta: { ...slow.body.meta, request_id: requestId } })
-      expect(bytesOf(answer)).toEqual(Buffer.from(expected, "utf8"))
+      expect(Buffer.from(answer?.body ?? "")).toEqual(Buffer.from(expected, "utf8"))
     }
   })
 })

@@ -37,22 +37,10 @@ const answerFastReadsFirst = (server: Server, slot: FastReadsSlot, closing: () =
     if (slot.answer === undefined || closing()) return false
     const answer = slot.answer(request.method ?? "", request.url ?? "", request.headers, request.socket.remoteAddress ?? "unknown")
     if (answer === undefined) return false
-    const { body } = answer
-    const length = typeof body === "string"
-      ? Buffer.byteLength(body)
-      : Buffer.isBuffer(body)
-      ? body.length
-      : body.reduce((total, part) => total + part.length, 0)
+    const length = typeof answer.body === "string" ? Buffer.byteLength(answer.body) : answer.body.length
     response.writeHead(answer.status, { ...answer.headers, "content-length": String(length) })
     // A body a client sent with its GET is drained by node:http once the answer is finished.
-    if (typeof body === "string" || Buffer.isBuffer(body)) {
-      response.end(body)
-    } else {
-      // Corked, the head and every part leave in one write, as a single body would; end() uncorks.
-      response.cork()
-      for (const part of body) response.write(part)
-      response.end()
-    }
+    response.end(answer.body)
     return true
   }
   server.on("newListener", function attached(event: string | symbol, handler: (...args: Array<unknown>) => void) {

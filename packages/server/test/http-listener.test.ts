@@ -96,41 +96,4 @@ describe("the listener's fast reads", () => {
       await new Promise<void>((resolve) => server.close(() => resolve()))
     }
   })
-
-  it("sends a body given in parts in order, with their length together, on a connection that serves the next request", async () => {
-    const slot: FastReadsSlot = { answer: undefined }
-    const server = createDrainingServer(slot)
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    // Multi-byte text across several KB: a length counted in characters, or a part lost, shows.
-    const document = Buffer.from(`{"data":"${"é".repeat(4000)}",`)
-    slot.answer = (_method, path) =>
-      path === "/parts"
-        ? { status: 200, headers: { "content-type": "application/json" }, body: [document, Buffer.from(`"meta":${path.length}}`)] }
-        : undefined
-    server.on("request", (_request, response) => response.end("full"))
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-    const get = (path: string) =>
-      new Promise<{ readonly length: string | undefined; readonly text: string }>((resolve, reject) => {
-        request(`${url}${path}`, { agent }, (answer) => {
-          const chunks: Array<Buffer> = []
-          answer.on("data", (chunk: Buffer) => chunks.push(chunk)).on("end", () =>
-            resolve({ length: answer.headers["content-length"], text: Buffer.concat(chunks).toString("utf8") })
-          )
-        }).on("error", reject).end()
-      })
-    try {
-      const expected = `{"data":"${"é".repeat(4000)}","meta":6}`
-      const first = await get("/parts")
-      expect(first.text).toBe(expected)
-      expect(first.length).toBe(String(Buffer.byteLength(expected)))
-      // The same connection after the parts: nothing of them is left over to spoil the next answer.
-      expect((await get("/parts")).text).toBe(expected)
-      expect((await get("/other")).text).toBe("full")
-    } finally {
-      agent.destroy()
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-    }
-  })
 })

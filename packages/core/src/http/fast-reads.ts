@@ -20,12 +20,8 @@ import type { RequestInfo } from "./request-info.js"
 export interface FastAnswer {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
-  /**
-   * Text, bytes already encoded as UTF-8, or such bytes in parts sent one after another: a
-   * document encoded once and the part that differs per request, so that the document is not
-   * copied into a new buffer for every answer.
-   */
-  readonly body: string | Buffer | ReadonlyArray<Buffer>
+  /** Text, or bytes already encoded as UTF-8. */
+  readonly body: string | Buffer
 }
 
 /** Request headers as node:http gives them: lower-cased names, `set-cookie` alone as a list. */
@@ -106,15 +102,12 @@ export const makeFastReads = (log: RequestLogger, agentPath: string | undefined,
       heads.set(document, { linksJson, bytes })
       return bytes
     }
-    // In two parts: joining them would allocate and copy the whole document on every read.
-    const pricingBody = (
-      document: { readonly json: string },
-      shell: { readonly links: unknown; readonly meta: unknown }
-    ): ReadonlyArray<Buffer> => [headOf(document, JSON.stringify(shell.links)), Buffer.from(envelopeTail(shell.meta))]
+    const pricingBody = (document: { readonly json: string }, shell: { readonly links: unknown; readonly meta: unknown }): Buffer =>
+      Buffer.concat([headOf(document, JSON.stringify(shell.links)), Buffer.from(envelopeTail(shell.meta))])
 
     // The answer's headers in the order the full path applies them: the handler's, then what
     // inner layers asked for, then the router's closing ones.
-    const answer = (status: number, own: Readonly<Record<string, string>>, body: FastAnswer["body"], info: RequestInfo): FastAnswer => {
+    const answer = (status: number, own: Readonly<Record<string, string>>, body: string | Buffer, info: RequestInfo): FastAnswer => {
       const headers: Record<string, string> = { ...own }
       for (const [name, value] of info.responseHeaders) headers[name] = value
       Object.assign(headers, frame.closingHeaders(info))
