@@ -4,6 +4,8 @@ declare module "autocannon" {
     readonly url: string
     readonly connections?: number
     readonly duration?: number
+    /** Stop after this many requests; autocannon then ignores `duration`. */
+    readonly amount?: number
     readonly pipelining?: number
     /** Load-generating worker threads; 0 or unset runs the load in the calling thread. */
     readonly workers?: number

@@ -1,34 +1,36 @@
 /**
- * The HTTP benchmark of `npm run bench` (docs/performance.md), built so it cannot flatter:
+ * The HTTP benchmark of `npm run bench` (docs/performance.md), built so that its verdict cannot flatter:
  *
- * - Two baselines, measured in the same run before the first case and again after every case:
- *   (a) a bare node:http server answering a fixed small JSON body under plain node
- *   (bench/bare-fixed-server.mjs, the runtime's limit) and (b) the same-response server, also
- *   under plain node (bench/bare-server.mjs).
- * - A case runs in slices, each between two slices of (a) (bench/paired.ts): the machine's speed
- *   changes within half a minute, and a case is compared with the runtime as fast as it was then.
- *   Its ratio to (a) is the median of its slices' ratios; its ratio to (b) is to the rounds
- *   around it.
- * - A generator that cannot flatter: each round loads (a) from this thread and from two worker
- *   threads and takes the higher figure, and prints the server's and the generator's CPU time
- *   per wall second for both.
+ * - The verdict: a case runs BENCH_REPEATS (3) sustained runs (BENCH_WARMUP_SECONDS (2) of
+ *   warm-up, then BENCH_SECONDS (10) at BENCH_CONNECTIONS (50)), each between two sustained runs
+ *   of the bare server (a) (bench/bare-fixed-server.mjs under plain node, the runtime's limit):
+ *   A C A C A C A. A repeat's ratio is its req/s ÷ the mean of the (a) runs just before and after
+ *   it, and a line passes only when the worst repeat reaches it (bench/verdict.ts).
+ * - A diagnostic only: BENCH_SLICES (5; 0 skips them) short slices of the case, each between two
+ *   (a) slices, printed beside the verdict; they say how steady the machine was, not whether a
+ *   line is met.
+ * - (b), the same-response server (bench/bare-server.mjs), and the generator check: a round of
+ *   both before the first case and after the last. (a) is loaded from one autocannon thread and
+ *   from two workers, and the generator that reaches the higher figure loads every (a) run after:
+ *   a saturated generator can then only lower a case's ratio, never raise it.
  * - Cases on the reference server as built (`packages/server/dist/bin.js serve`, what
- *   `npm start` runs once `npm run build` has built the source; the benchmark builds it when
- *   stale), embedded database and, when DATABASE_URL is set, a throwaway PostgreSQL database:
- *   stores/me, pricing read (~6.4 KB document), customiser list, order write (distinct
- *   Idempotency-Keys), storefront design (with a local integrator).
- *   Each: req/s, p50/p99, the server's CPU µs per request, ratios; peak RSS per server.
+ *   `npm start` runs; built when stale), embedded database and, when DATABASE_URL is set, a
+ *   throwaway PostgreSQL database: stores/me, pricing read (~6.4 KB document), the pricing read
+ *   with METRICS_TOKEN set (within 5 % of the same case off, repeat by repeat), customiser list,
+ *   order write (one product line, distinct Idempotency-Keys), storefront design (with a local
+ *   integrator), and analytics-load: BENCH_ORDERS (1,000,000) orders imported through the
+ *   operator API, then the analytics summary at BENCH_CONNECTIONS; the server's peak RSS over
+ *   its whole run is held to 400 MB.
  * - Start-up timings of `node packages/server/bin/signcraft.js serve` (bench/startup.ts).
  *
- * When `taskset` and two CPUs exist, each server's main thread (its JavaScript) runs on CPU 0 and
- * autocannon on CPU 1; a server's other threads (V8's collector helpers) may use either CPU, as
- * PostgreSQL's own processes do on the PostgreSQL leg.
- * Loopback only; every run is bounded. BENCH_SECONDS (10) per run (a case's slices share it),
- * BENCH_WARMUP_SECONDS (2, at most BENCH_SECONDS), BENCH_SLICES (5), BENCH_CONNECTIONS (50),
- * BENCH_CASES (comma list; all by default),
- * BENCH_PROFILE_DIR (the signcraft servers run with --cpu-prof and write their profiles there).
- * With BENCH_SUMMARY_FILE set, the markdown summary is appended there too (bench/run.ts).
- * Exits non-zero only when something crashes; a figure below target is reported, not fatal.
+ * Pinning: when `taskset` and two CPUs exist, every server measured, (a), (b) and signcraft
+ * alike, has its main thread on CPU 0 and its other threads on either CPU; autocannon runs on
+ * CPU 1. Before each run the benchmark waits for a quiet machine, at most
+ * BENCH_QUIET_TIMEOUT_SECONDS (60). BENCH_CASES (comma list; all by default), BENCH_PROFILE_DIR
+ * (the signcraft servers run with --cpu-prof and write their profiles there). With
+ * BENCH_SUMMARY_FILE set, the markdown summary is appended there too (bench/run.ts).
+ * Loopback only; every run is bounded. Exits non-zero only when something crashes; a figure
+ * below its line is reported, not fatal.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { cpus, tmpdir } from "node:os"
@@ -37,7 +39,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { type CaseRequest, type LoadShape, type Measurement, measure } from "./load.js"
-import { median, measurePaired, type Paired, ratio } from "./paired.js"
+import { measurePaired, type Paired } from "./paired.js"
 import {
   BUILT_SERVER,
   canPin,
@@ -52,17 +54,26 @@ import {
   waitUntilAnswering,
   watchRss
 } from "./processes.js"
-import { checkOnce, designBody, orderBody, seed, type Seeded } from "./seed.js"
+import { checkOnce, designBody, importOrders, orderBody, seed, type Seeded } from "./seed.js"
 import { serverNodeFlags } from "../packages/server/bin/node-flags.js"
 import { appendSummary } from "./summary.js"
 import { STARTUP_TARGETS, type StartupTimings, timeStartups } from "./startup.js"
+import { median, overheadRatios, ratio, reaches, type Spread, spreadOf, verdictOf } from "./verdict.js"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "10")
 const WARMUP_SECONDS = Math.min(SECONDS, Number(process.env.BENCH_WARMUP_SECONDS ?? "2"))
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? "50")
-// A case runs in BENCH_SLICES slices of BENCH_SECONDS together, each between two slices of (a).
-const SLICES = Math.max(1, Math.floor(Number(process.env.BENCH_SLICES ?? "5")))
-const SLICE_SECONDS = Math.max(1, Math.round(SECONDS / SLICES))
+const REPEATS = Math.max(1, Math.floor(Number(process.env.BENCH_REPEATS ?? "3")))
+// The diagnostic: BENCH_SLICES slices of BENCH_SECONDS together, each between two slices of (a).
+const SLICES = Math.max(0, Math.floor(Number(process.env.BENCH_SLICES ?? "5")))
+const SLICE_SECONDS = Math.max(1, Math.round(SECONDS / Math.max(1, SLICES)))
+const QUIET_TIMEOUT_MS = 1000 * Math.max(0, Number(process.env.BENCH_QUIET_TIMEOUT_SECONDS ?? "60"))
+const ORDERS = Math.max(0, Math.floor(Number(process.env.BENCH_ORDERS ?? "1000000")))
+// The memory line holds for a run that imported this many orders.
+const RSS_ORDERS = 1_000_000
+const RSS_LINE_MB = 400
+// Metrics on: each repeat's ratio within 5 % of the same repeat's with metrics off.
+const METRICS_LINE = 0.95
 const SELECTED = (process.env.BENCH_CASES ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "")
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR === undefined || process.env.BENCH_PROFILE_DIR === ""
   ? undefined
@@ -84,9 +95,13 @@ interface HttpCase {
   readonly target?: (leg: Leg) => number
   /** Settings of its own: the case runs on a server of its own started with them. */
   readonly serverEnv?: Readonly<Record<string, string>>
+  /** Work before the load (the analytics case's import); answers how many orders it imported. */
+  readonly prepare?: (base: string, seeded: Seeded) => Promise<number>
 }
 
 const json = (body: unknown) => JSON.stringify(body)
+
+const METRICS_CASE = "pricing-read-metrics"
 
 const pricingRead = (base: string, seeded: Seeded): CaseRequest => ({
   url: `${base}/api/v3/customisers/${seeded.customiserId}/pricing`,
@@ -111,7 +126,7 @@ const CASES: ReadonlyArray<HttpCase> = [
   },
   {
     // The hottest read with every request counted for /metrics: within 5 % of pricing-read's ratio.
-    name: "pricing-read-metrics",
+    name: METRICS_CASE,
     label: "`GET /api/v3/customisers/{id}/pricing`, `METRICS_TOKEN` set",
     status: 200,
     request: pricingRead,
@@ -147,6 +162,21 @@ const CASES: ReadonlyArray<HttpCase> = [
       headers: { "content-type": "application/json" },
       body: json(designBody(seeded.integrationId))
     })
+  },
+  {
+    // Last of the shared server's cases: its import grows the database the others would read.
+    name: "analytics-load",
+    label: "`GET /api/v3/analytics/summary?period=365d` over the imported orders",
+    status: 200,
+    request: (base, seeded) => ({
+      url: `${base}/api/v3/analytics/summary?period=365d`,
+      method: "GET",
+      headers: { authorization: `Bearer ${seeded.key}` }
+    }),
+    prepare: async (base, seeded) => {
+      console.log(`  importing ${ORDERS.toLocaleString("en")} orders through the operator API`)
+      return importOrders(base, OPERATOR_TOKEN, seeded.storeId, ORDERS)
+    }
   }
 ]
 
@@ -154,11 +184,12 @@ const selected = (name: string) => SELECTED.length === 0 || SELECTED.includes(na
 
 interface CaseResult {
   readonly leg: Leg
+  readonly name: string
   readonly label: string
-  /** The case's slices, and (a)'s between and around them. */
-  readonly paired?: Paired
-  /** The baseline round just before the case; the one after it follows. */
-  readonly round?: number
+  /** The sustained repeats, and (a)'s runs between and around them: what the verdict rests on. */
+  readonly sustained?: Paired
+  /** The short slices, and (a)'s between and around them: a diagnostic only. */
+  readonly slices?: Paired
   readonly error?: string
   readonly target?: number
 }
@@ -166,7 +197,8 @@ interface CaseResult {
 interface LegResult {
   readonly leg: Leg
   readonly peakRssMb: number
-  readonly note?: string
+  /** Orders the analytics case imported on this leg; undefined when it did not run. */
+  readonly importedOrders?: number
 }
 
 const cleanups: Array<() => Promise<void>> = []
@@ -237,6 +269,9 @@ const createThrowawayDatabase = async (adminUrl: string): Promise<{ url: string;
   return { url: url.toString(), drop: () => runPg(adminUrl, statement(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)) }
 }
 
+// At most BENCH_QUIET_TIMEOUT_SECONDS: a machine shared with other work may never get quiet.
+const waitQuiet = () => waitForQuietMachine(0.2, 1000, QUIET_TIMEOUT_MS)
+
 const shape = (seconds: number, workers = 0): LoadShape => ({ seconds, connections: CONNECTIONS, workers })
 
 const warmUp = async (pid: number | undefined, request: CaseRequest, workers = 0) => {
@@ -266,17 +301,16 @@ const measurementLine = (label: string, m: Measurement) =>
     fixed(m.generatorCores, 2)
   } cores  failed ${m.failures}  load ${fixed(m.load, 1)}`
 
-// One leg: a fresh server on `database`, seeded, every selected case in turn, each followed by a
-// baseline round (`baselineRound`, which answers the new round's index), and its peak RSS. A case
-// with settings of its own runs on a server of its own, started after the shared one has stopped.
-const runLeg = async (
-  leg: Leg,
-  database: Record<string, string>,
-  pin: boolean,
-  receiverUrl: string,
-  baselineRound: (when: string) => Promise<number>,
-  bareSlice: () => Promise<Measurement>
-) => {
+/** How a leg loads (a): one sustained run, or one short slice, between the case's. */
+interface BareRuns {
+  readonly sustained: () => Promise<Measurement>
+  readonly slice: () => Promise<Measurement>
+}
+
+// One leg: a fresh server on `database`, seeded, every selected case in turn, and its peak RSS.
+// A case with settings of its own runs on a server of its own, started after the shared one has
+// stopped.
+const runLeg = async (leg: Leg, database: Record<string, string>, pin: boolean, receiverUrl: string, bareRuns: BareRuns) => {
   const results: Array<CaseResult> = []
   const chosen = CASES.filter((c) => selected(c.name))
   const shared = chosen.filter((c) => c.serverEnv === undefined)
@@ -285,9 +319,11 @@ const runLeg = async (
     ...chosen.filter((c) => c.serverEnv !== undefined).map((c) => ({ env: c.serverEnv ?? {}, cases: [c] }))
   ]
   let peakRssMb = 0
+  let importedOrders: number | undefined
   for (const group of groups) {
     const { server, base } = await startSigncraft(database, pin, group.env)
-    const rss = watchRss(server.child.pid)
+    const pid = server.child.pid
+    const rss = watchRss(pid)
     try {
       const seeded = await seed(base, OPERATOR_TOKEN, receiverUrl)
       console.log(`\n[${leg}] seeded: pricing document ${seeded.pricingBytes} bytes as read`)
@@ -296,18 +332,31 @@ const runLeg = async (
         const target = httpCase.target?.(leg)
         try {
           await checkOnce(httpCase.name, request, httpCase.status)
-          // Like every baseline round, a case starts on a quiet machine (see waitForQuietMachine).
-          const settled = await waitForQuietMachine()
-          await warmUp(server.child.pid, request)
-          const paired = await measurePaired(SLICES, bareSlice, () => measure(server.child.pid, request, shape(SLICE_SECONDS)))
-          console.log(measurementLine(`${leg} ${httpCase.name}`, paired.measurement), quietNote(settled))
-          console.log(`  ${SLICES} slices: ${slicesNote(paired)}`)
-          const after = await baselineRound(`after ${leg} ${httpCase.name}`)
-          results.push({ leg, label: httpCase.label, paired, round: after - 1, ...(target === undefined ? {} : { target }) })
+          if (httpCase.prepare !== undefined) importedOrders = (importedOrders ?? 0) + (await httpCase.prepare(base, seeded))
+          // Like every (a) run, a case's runs start on a quiet machine (see waitForQuietMachine).
+          const settled = await waitQuiet()
+          const sustained = await measurePaired(REPEATS, bareRuns.sustained, async () => {
+            await waitQuiet()
+            return warmAndMeasure(pid, request)
+          })
+          console.log(measurementLine(`${leg} ${httpCase.name}`, sustained.measurement), quietNote(settled))
+          console.log(`  ${REPEATS} sustained repeats: ${slicesNote(sustained)}`)
+          const slices = SLICES === 0
+            ? undefined
+            : await measurePaired(SLICES, bareRuns.slice, () => measure(pid, request, shape(SLICE_SECONDS)))
+          if (slices !== undefined) console.log(`  ${SLICES} diagnostic slices: ${slicesNote(slices)}`)
+          results.push({
+            leg,
+            name: httpCase.name,
+            label: httpCase.label,
+            sustained,
+            ...(slices === undefined ? {} : { slices }),
+            ...(target === undefined ? {} : { target })
+          })
         } catch (error) {
           // One case failing must not hide the others; the run still exits non-zero.
           console.error(`  ${leg} ${httpCase.name} FAILED: ${error instanceof Error ? error.message : String(error)}`)
-          results.push({ leg, label: httpCase.label, error: String(error), ...(target === undefined ? {} : { target }) })
+          results.push({ leg, name: httpCase.name, label: httpCase.label, error: String(error), ...(target === undefined ? {} : { target }) })
         }
       }
     } finally {
@@ -316,7 +365,7 @@ const runLeg = async (
       await stopServer(server)
     }
   }
-  return { results, leg: { leg, peakRssMb } satisfies LegResult }
+  return { results, leg: { leg, peakRssMb, ...(importedOrders === undefined ? {} : { importedOrders }) } satisfies LegResult }
 }
 
 /** A round of (a): the higher of its two generator shapes' figures, and which shape it was. */
@@ -337,21 +386,40 @@ interface Baselines {
 
 const mean = (values: ReadonlyArray<number>) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length)
 
-// What a case is compared with: the baselines' mean over the rounds just before and after it.
-interface Reference {
-  readonly bare: number
-  readonly bareCpu: number
-  readonly same: number
+const spreadCells = (spread: Spread) => `${fixed(spread.worst, 3)} / ${fixed(spread.median, 3)} / ${fixed(spread.best, 3)}`
+
+// The verdict table's row of one case: its sustained repeats against the (a) runs around them.
+const caseRow = (result: CaseResult): string => {
+  const line = result.target === undefined ? "" : `≥ ${result.target}`
+  if (result.sustained === undefined) return `| ${result.leg} | ${result.label} | FAILED | | | | | ${line} | FAILED | |`
+  const { measurement, bare, ratios } = result.sustained
+  const spread = spreadOf(ratios)
+  const verdict = result.target === undefined ? "" : verdictOf(spread, result.target)
+  const slices = result.slices === undefined ? "" : fixed(median(result.slices.ratios), 3)
+  return `| ${result.leg} | ${result.label} | ${fixed(measurement.rps, 0)} | ${fixed(measurement.p99, 1)} | ${
+    fixed(measurement.cpuUsPerRequest, 0)
+  } | ${fixed(mean(bare.map((m) => m.rps)), 0)} | ${spreadCells(spread)} | ${line} | ${verdict} | ${slices} |`
 }
 
-const referenceOf = (baselines: Baselines, rounds: ReadonlyArray<number>): Reference => {
-  const bare = rounds.flatMap((round) => baselines.bare[round] ?? [])
-  const same = rounds.flatMap((round) => baselines.same[round] ?? [])
-  return {
-    bare: mean(bare.map((b) => b.measurement.rps)),
-    bareCpu: mean(bare.map((b) => b.measurement.cpuUsPerRequest)),
-    same: mean(same.map((m) => m.rps))
-  }
+// Metrics on against off on one leg, repeat by repeat; undefined unless both ran.
+const metricsRow = (leg: Leg, cases: ReadonlyArray<CaseResult>): string | undefined => {
+  const on = cases.find((c) => c.leg === leg && c.name === METRICS_CASE)?.sustained
+  const off = cases.find((c) => c.leg === leg && c.name === "pricing-read")?.sustained
+  if (on === undefined || off === undefined) return undefined
+  const spread = spreadOf(overheadRatios(on.ratios, off.ratios))
+  return `| ${leg} | pricing read, metrics on ÷ off (each repeat's ratio to (a)) | | | | | ${spreadCells(spread)} | ≥ ${METRICS_LINE} | ${
+    verdictOf(spread, METRICS_LINE)
+  } | |`
+}
+
+const rssRow = (leg: LegResult): string => {
+  const imported = leg.importedOrders ?? 0
+  const run = leg.importedOrders === undefined
+    ? "analytics-load not run"
+    : `${imported.toLocaleString("en")} orders imported, analytics at ${CONNECTIONS} connections`
+  // The line is for the full import; a smaller one (a smoke run) is reported without a verdict.
+  const verdict = imported < RSS_ORDERS ? "n/a (not the full import)" : reaches(RSS_LINE_MB, leg.peakRssMb) ? "PASS" : "BELOW"
+  return `| ${leg.leg} | ${leg.peakRssMb} MB | ${run} | ≤ ${RSS_LINE_MB} MB | ${verdict} |`
 }
 
 const summaryMarkdown = (
@@ -359,66 +427,43 @@ const summaryMarkdown = (
   cases: ReadonlyArray<CaseResult>,
   legs: ReadonlyArray<LegResult>,
   startup: StartupTimings | undefined,
-  generatorVerdict: string
+  generatorVerdict: string,
+  pinned: boolean
 ): string => {
-  const everyRound = baselines.bare.map((_, round) => round)
   const lines = [
-    `- HTTP: ${CONNECTIONS} connections, loopback, ${cpus().length} CPUs. A case: ${WARMUP_SECONDS} s warm-up, then ${SLICES} slices of ${SLICE_SECONDS} s, each between two ${SLICE_SECONDS} s slices of (a) (A C A C … C A).`,
-    "- Ratio to (a) = the median of the case's slices, each slice's req/s ÷ the mean of the (a) slices just before and after it: this VM's speed changes within half a minute, so a case is compared with (a) measured seconds away. CPU ratio to (a) = likewise, (a)'s CPU µs per request ÷ the slice's: the same comparison by cost.",
-    `- (a) = bare node:http answering fixed JSON under plain node; (b) = the same-response server under plain node. Full rounds of both (${SECONDS} s each after ${WARMUP_SECONDS} s warm-up) run before the first case and after every case; a case's ratio to (b) is to the mean of the rounds around it. Each round loads (a) from one autocannon thread and from ${EXTRA_WORKERS} workers and keeps the higher figure; (a)'s slices use the generator that won the round before.`,
+    `- ${cpus().length} CPUs, ${
+      pinned ? "pinned alike: every server's main thread ((a), (b) and signcraft) on CPU 0, autocannon on CPU 1" : "nothing pinned"
+    }; loopback, ${CONNECTIONS} connections.`,
+    `- Verdict: ${REPEATS} sustained repeats per case (${WARMUP_SECONDS} s warm-up, then ${SECONDS} s), each between two sustained runs of (a), bare node:http answering fixed JSON (A C A C … A). A repeat's ratio = its req/s ÷ the mean req/s of the (a) runs just before and after it; ratios are given worst / median / best, and a line passes only when the worst reaches it.`,
+    `- req/s and CPU µs/req are the repeats' together, p99 the worst repeat's; (a) req/s is the mean of the case's (a) runs. ${
+      SLICES === 0
+        ? "No diagnostic slices."
+        : `Slices (diagnostic, not the verdict): the median ratio of ${SLICES} slices of ${SLICE_SECONDS} s, each between two (a) slices.`
+    }`,
     `- Load generator: ${generatorVerdict}; at most ${
-      fixed(Math.max(0, ...cases.flatMap((c) => (c.paired === undefined ? [] : [c.paired.measurement.generatorCores]))), 2)
+      fixed(Math.max(0, ...cases.flatMap((c) => (c.sustained === undefined ? [] : [c.sustained.measurement.generatorCores]))), 2)
     } cores during the signcraft cases.`,
     "",
-    "| database | case | req/s | p50 ms | p99 ms | CPU µs/req | (a) around it, req/s | ratio to (a) | slices' ratios to (a) | ratio to (b) | CPU ratio to (a) | target (a) | verdict |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|"
+    "| database | case | req/s | p99 ms | CPU µs/req | (a) req/s | ratio to (a) worst / median / best | line | verdict | slices (diagnostic) |",
+    "|---|---|---:|---:|---:|---:|---|---|---|---:|"
   ]
-  interface Compared {
-    readonly bare: number
-    readonly toBare: number
-    readonly slices: string
-    readonly toSame: number
-    readonly cpuRatio: number
+  for (const result of cases) lines.push(caseRow(result))
+  for (const leg of legs) {
+    const row = metricsRow(leg.leg, cases)
+    if (row !== undefined) lines.push(row)
   }
-  const row = (database: string, label: string, m: Measurement, compared: Compared, target?: number) => {
-    const verdict = target === undefined ? "" : compared.toBare >= target ? "PASS" : "BELOW"
-    return `| ${database} | ${label} | ${fixed(m.rps, 0)} | ${fixed(m.p50, 1)} | ${fixed(m.p99, 1)} | ${fixed(m.cpuUsPerRequest, 0)} | ${
-      fixed(compared.bare, 0)
-    } | ${fixed(compared.toBare, 3)} | ${compared.slices} | ${fixed(compared.toSame, 3)} | ${fixed(compared.cpuRatio, 3)} | ${
-      target === undefined ? "" : `≥ ${target}`
-    } | ${verdict} |`
-  }
-  // The baselines' own rows: each against the whole run's mean, to show how far the machine drifted.
-  const runMean = referenceOf(baselines, everyRound)
-  const againstRunMean = (m: Measurement): Compared => ({
-    bare: runMean.bare,
-    toBare: ratio(m.rps, runMean.bare),
-    slices: "",
-    toSame: ratio(m.rps, runMean.same),
-    cpuRatio: ratio(runMean.bareCpu, m.cpuUsPerRequest)
-  })
+  lines.push("", "| database | server peak RSS | run | line | verdict |", "|---|---:|---|---|---|")
+  for (const leg of legs) lines.push(rssRow(leg))
+  lines.push("", "| baseline round | req/s | p99 ms | CPU µs/req | generator |", "|---|---:|---:|---:|---|")
   for (const [round, b] of baselines.bare.entries()) {
-    const generator = b.workers === 1 ? "1 autocannon thread" : `${b.workers} autocannon workers`
-    lines.push(row("-", `(a) bare node:http, round ${round + 1} (${generator})`, b.measurement, againstRunMean(b.measurement)))
+    const m = b.measurement
+    lines.push(`| (a) bare node:http, round ${round + 1} | ${fixed(m.rps, 0)} | ${fixed(m.p99, 1)} | ${fixed(m.cpuUsPerRequest, 0)} | ${
+      b.workers === 1 ? "1 autocannon thread" : `${b.workers} autocannon workers`
+    } |`)
   }
-  for (const [round, m] of baselines.same.entries()) lines.push(row("-", `(b) same response, round ${round + 1}`, m, againstRunMean(m)))
-  for (const result of cases) {
-    if (result.paired === undefined || result.round === undefined) {
-      lines.push(`| ${result.leg} | ${result.label} | FAILED | | | | | | | | | ${result.target === undefined ? "" : `≥ ${result.target}`} | FAILED |`)
-    } else {
-      const { measurement, bare, ratios, cpuRatios } = result.paired
-      const compared: Compared = {
-        bare: mean(bare.map((m) => m.rps)),
-        toBare: median(ratios),
-        slices: ratios.map((r) => fixed(r, 3)).join(" "),
-        toSame: ratio(measurement.rps, referenceOf(baselines, [result.round, result.round + 1]).same),
-        cpuRatio: median(cpuRatios)
-      }
-      lines.push(row(result.leg, result.label, measurement, compared, result.target))
-    }
+  for (const [round, m] of baselines.same.entries()) {
+    lines.push(`| (b) same response, plain node, round ${round + 1} | ${fixed(m.rps, 0)} | ${fixed(m.p99, 1)} | ${fixed(m.cpuUsPerRequest, 0)} | 1 autocannon thread |`)
   }
-  lines.push("", "| database | server peak RSS | target |", "|---|---:|---|")
-  for (const leg of legs) lines.push(`| ${leg.leg} | ${leg.peakRssMb} MB | ${leg.leg === "embedded" ? "≤ 400 MB" : ""} |`)
   if (startup !== undefined) {
     const verdict = (seconds: number, target: number) => (seconds < target ? "PASS" : "BELOW")
     lines.push(
@@ -474,7 +519,7 @@ const main = async () => {
   console.log(
     `http bench: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per run; cases: ${
       SELECTED.length === 0 ? "all" : SELECTED.join(", ")
-    }`
+    }; ${REPEATS} repeats, ${SLICES} diagnostic slices`
   )
   console.log(
     pin
@@ -490,9 +535,9 @@ const main = async () => {
   const bare: Array<Baseline> = []
   const same: Array<Measurement> = []
   let generatorVerdict = ""
-  // Runs a round of both baselines and answers its index.
-  const baselineRound = async (when: string): Promise<number> => {
-    const settled = await waitForQuietMachine()
+  // A round of both baselines, and the generator check: before the first case and after the last.
+  const baselineRound = async (when: string): Promise<void> => {
+    const settled = await waitQuiet()
     console.log(`\nbaselines, ${when} (${quietNote(settled)}):`)
     const single = await warmAndMeasure(bareA.server.child.pid, bareA.request)
     console.log(measurementLine("(a) bare node:http, fixed JSON, plain node", single))
@@ -503,17 +548,22 @@ const main = async () => {
     const b = await warmAndMeasure(sameB.server.child.pid, sameB.request)
     console.log(measurementLine("(b) same response, plain node", b))
     same.push(b)
-    return bare.length - 1
   }
 
   await baselineRound("before the first case")
 
-  // A slice of (a) between a case's slices, from the generator that won the latest round, on a
-  // quiet machine: work a case slice leaves behind would slow (a) and so raise the case's ratio.
-  const bareSlice = async () => {
-    await waitForQuietMachine()
-    const workers = bare.at(-1)?.workers === EXTRA_WORKERS ? EXTRA_WORKERS : 0
-    return measure(bareA.server.child.pid, bareA.request, shape(SLICE_SECONDS, workers))
+  // (a) between a case's runs, from the generator that won the latest round, on a quiet machine:
+  // work a case run leaves behind would slow (a) and so raise the case's ratio.
+  const bareWorkers = () => (bare.at(-1)?.workers === EXTRA_WORKERS ? EXTRA_WORKERS : 0)
+  const bareRuns: BareRuns = {
+    sustained: async () => {
+      await waitQuiet()
+      return warmAndMeasure(bareA.server.child.pid, bareA.request, bareWorkers())
+    },
+    slice: async () => {
+      await waitQuiet()
+      return measure(bareA.server.child.pid, bareA.request, shape(SLICE_SECONDS, bareWorkers()))
+    }
   }
 
   const cases: Array<CaseResult> = []
@@ -522,14 +572,14 @@ const main = async () => {
   if (anyHttpCase) {
     const dataDir = mkdtempSync(join(tmpdir(), "signcraft-bench-"))
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }))
-    const embedded = await runLeg("embedded", { DATA_DIR: dataDir, DATABASE_URL: "" }, pin, receiverUrl, baselineRound, bareSlice)
+    const embedded = await runLeg("embedded", { DATA_DIR: dataDir, DATABASE_URL: "" }, pin, receiverUrl, bareRuns)
     cases.push(...embedded.results)
     legs.push(embedded.leg)
     const adminUrl = process.env.DATABASE_URL
     if (adminUrl !== undefined && adminUrl !== "") {
       const database = await createThrowawayDatabase(adminUrl)
       try {
-        const postgres = await runLeg("postgres", { DATABASE_URL: database.url }, pin, receiverUrl, baselineRound, bareSlice)
+        const postgres = await runLeg("postgres", { DATABASE_URL: database.url }, pin, receiverUrl, bareRuns)
         cases.push(...postgres.results)
         legs.push(postgres.leg)
       } finally {
@@ -540,6 +590,8 @@ const main = async () => {
     }
   }
 
+  if (anyHttpCase) await baselineRound("after the last case")
+
   let startup: StartupTimings | undefined
   if (selected("startup")) {
     console.log("\nstart-up: timing `node packages/server/bin/signcraft.js serve` to /healthz 200 (fresh, then second start)")
@@ -547,13 +599,15 @@ const main = async () => {
     console.log(`  fresh ${fixed(startup.fresh, 2)} s, second ${fixed(startup.second, 2)} s`)
   }
 
-  const summary = summaryMarkdown({ bare, same }, cases, legs, startup, generatorVerdict)
+  const summary = summaryMarkdown({ bare, same }, cases, legs, startup, generatorVerdict, pin)
   console.log(`\n${summary}`)
   appendSummary(summary)
   const failed = [
     ...bare.map((b) => b.measurement),
     ...same,
-    ...cases.flatMap((c) => (c.paired === undefined ? [] : [c.paired.measurement, ...c.paired.bare]))
+    ...cases.flatMap((c) =>
+      [c.sustained, c.slices].flatMap((paired) => (paired === undefined ? [] : [paired.measurement, ...paired.bare]))
+    )
   ]
     .reduce((sum, m) => sum + m.failures, 0)
   if (failed > 0) console.log(`\nwarning: ${failed} requests failed or were not 2xx; the figures are suspect`)

@@ -23,6 +23,8 @@ export interface LoadShape {
   readonly connections: number
   /** autocannon worker threads; 0 runs the load in this thread. */
   readonly workers: number
+  /** Stop after this many requests instead of after `seconds`. */
+  readonly amount?: number
 }
 
 /** What one run measured. */
@@ -58,6 +60,7 @@ export const measure = async (pid: number | undefined, request: CaseRequest, sha
     ...(request.unique === true ? { idReplacement: true } : {}),
     connections: shape.connections,
     duration: shape.seconds,
+    ...(shape.amount === undefined ? {} : { amount: shape.amount }),
     ...(shape.workers > 0 ? { workers: shape.workers } : {})
   })
   const serverMicros = cpuMicros(pid) - serverBefore

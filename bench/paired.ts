@@ -1,11 +1,14 @@
 /**
- * A case measured in slices, each between two slices of the bare server (a): A C A C … C A.
- * This VM's speed changes from one half-minute to the next, so a case compared with (a) measured
- * a minute away is compared with a different machine. A slice of the case and the (a) slices on
- * either side of it run within seconds of each other, and the case's ratio is the median of its
- * slices' ratios: one slice caught in a change of speed moves it no more than any other slice.
+ * A case measured in runs, each between two runs of the bare server (a): A C A C … C A. This VM's
+ * speed changes from one half-minute to the next, so a case compared with (a) measured a minute
+ * away is compared with a different machine; a run and the (a) runs on either side of it are
+ * seconds apart. bench/http.ts uses it twice: for the sustained repeats its verdict rests on
+ * (bench/verdict.ts), and for the short slices it prints only as a diagnostic.
  */
 import type { Measurement } from "./load.js"
+import { median, ratio, repeatRatios } from "./verdict.js"
+
+export { median, ratio } from "./verdict.js"
 
 /** What the slices measured, and the ratios of each case slice to the (a) slices around it. */
 export interface Paired {
@@ -19,15 +22,6 @@ export interface Paired {
   readonly ratios: ReadonlyArray<number>
   /** Each slice's CPU ratio: the mean CPU µs per request of the (a) slices around it ÷ the case's. */
   readonly cpuRatios: ReadonlyArray<number>
-}
-
-/** The middle value (the mean of the two middle ones for an even count); NaN for none. */
-export const median = (values: ReadonlyArray<number>): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  if (sorted.length === 0) return Number.NaN
-  const middle = Math.floor(sorted.length / 2)
-  const upper = sorted[middle] ?? Number.NaN
-  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? Number.NaN) + upper) / 2
 }
 
 const sum = (values: ReadonlyArray<number>) => values.reduce((total, value) => total + value, 0)
@@ -54,11 +48,6 @@ export const combineSlices = (slices: ReadonlyArray<Measurement>): Measurement =
     load: slices.at(-1)?.load ?? 0
   }
 }
-
-const mean2 = (a: number, b: number) => (a + b) / 2
-
-/** `value` ÷ `base`, or NaN when there is no base to compare with. */
-export const ratio = (value: number, base: number): number => (base > 0 ? value / base : Number.NaN)
 
 /** Runs A C A C … C A with `count` case slices, and pairs each case slice with its neighbours. */
 export const measurePaired = async (
@@ -87,9 +76,7 @@ export const pairSlices = (slices: ReadonlyArray<Measurement>, bare: ReadonlyArr
     measurement: combineSlices(slices),
     slices,
     bare,
-    ratios: pairs.map(({ slice, before, after }) => ratio(slice.rps, mean2(before.rps, after.rps))),
-    cpuRatios: pairs.map(({ slice, before, after }) =>
-      ratio(mean2(before.cpuUsPerRequest, after.cpuUsPerRequest), slice.cpuUsPerRequest)
-    )
+    ratios: repeatRatios(slices.map((m) => m.rps), bare.map((m) => m.rps)),
+    cpuRatios: pairs.map(({ slice, before, after }) => ratio((before.cpuUsPerRequest + after.cpuUsPerRequest) / 2, slice.cpuUsPerRequest))
   }
 }

@@ -82,12 +82,16 @@ export const freePort = (): Promise<number> =>
     })
   })
 
+// How long a server may take to answer after starting: BENCH_START_TIMEOUT_SECONDS (180). A
+// machine shared with other work can take a minute to start one.
+const START_TIMEOUT_MS = 1000 * Number(process.env.BENCH_START_TIMEOUT_SECONDS ?? "180")
+
 /** Polls `url` until it answers `status`; fails when the process dies or after `timeoutMs`. */
 export const waitUntilAnswering = async (
   server: ServerChild,
   url: string,
   status: number,
-  timeoutMs = 90_000
+  timeoutMs = START_TIMEOUT_MS
 ): Promise<void> => {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {

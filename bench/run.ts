@@ -8,11 +8,15 @@
  *   DATABASE_URL=postgres://… npm run bench         also PostgreSQL, on that server
  *
  * BENCH_CASES (comma list) picks what runs: the HTTP cases of bench/http.ts (stores-me,
- * pricing-read, pricing-read-metrics, customiser-list, order-write, storefront-design, startup; its baselines always
- * run) and pricing-validate, analytics, webhooks. BENCH_SECONDS (10) is the length of each HTTP
- * run and of the webhook delay run; BENCH_SLICES (5) how many slices an HTTP case runs in, each
- * between two slices of the bare server; BENCH_CONNECTIONS (50). Exits non-zero only when a benchmark
- * crashes; a figure below its target is reported, not fatal.
+ * pricing-read, pricing-read-metrics, customiser-list, order-write, storefront-design,
+ * analytics-load, startup; its baselines always run) and pricing-validate, analytics, webhooks.
+ * BENCH_SECONDS (10) is the length of each sustained HTTP run and of the webhook delay run;
+ * BENCH_REPEATS (3) how many sustained runs an HTTP case's verdict rests on, each between two
+ * runs of the bare server; BENCH_SLICES (5; 0 for none) the diagnostic slices;
+ * BENCH_CONNECTIONS (50); BENCH_ORDERS (1,000,000) the orders imported for the memory line;
+ * BENCH_QUIET_TIMEOUT_SECONDS (60) the longest wait for a quiet machine before a run. A smoke run:
+ * `BENCH_SECONDS=2 BENCH_REPEATS=1 BENCH_SLICES=0 BENCH_CASES=stores-me npm run bench`.
+ * Exits non-zero only when a benchmark crashes; a figure below its line is reported, not fatal.
  */
 import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
@@ -22,7 +26,16 @@ import { fileURLToPath } from "node:url"
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url))
 const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
-const HTTP_CASES = ["stores-me", "pricing-read", "pricing-read-metrics", "customiser-list", "order-write", "storefront-design", "startup"]
+const HTTP_CASES = [
+  "stores-me",
+  "pricing-read",
+  "pricing-read-metrics",
+  "customiser-list",
+  "order-write",
+  "storefront-design",
+  "analytics-load",
+  "startup"
+]
 
 interface Benchmark {
   readonly file: string

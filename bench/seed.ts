@@ -6,7 +6,7 @@
  */
 
 /** Every scope the cases need, on one key (more scopes never make a request cheaper). */
-const SCOPES = ["store:read", "customisers:read", "pricing:read", "pricing:write", "orders:write", "products:write"]
+const SCOPES = ["store:read", "customisers:read", "pricing:read", "pricing:write", "orders:write", "products:write", "analytics:read"]
 // The pricing read case serves a document of about this size: a Store's document with a handful of
 // sizes and price lists, large enough that encoding it is a real part of the read.
 const PRICING_BYTES = 6400
@@ -14,6 +14,7 @@ const CUSTOMISERS = 10
 
 /** What the cases send requests with. */
 export interface Seeded {
+  readonly storeId: number
   readonly key: string
   readonly customiserId: number
   readonly integrationId: number
@@ -178,7 +179,7 @@ export const seed = async (base: string, operatorToken: string, receiverUrl: str
     }),
     201
   )
-  return { key, customiserId, integrationId: Number(integration.id), productId: Number(product.body.data.id), pricingBytes }
+  return { storeId: Number(store.id), key, customiserId, integrationId: Number(integration.id), productId: Number(product.body.data.id), pricingBytes }
 }
 
 /** Sends one request as a case will, and fails unless it answers `status`. */
@@ -197,4 +198,34 @@ export const checkOnce = async (
   })
   const text = await response.text()
   if (response.status !== status) throw new Error(`${what}: answered ${response.status}: ${text.slice(0, 500)}`)
+}
+
+// Orders per import request: about 80 bytes each, well under the 1 MiB body budget.
+const IMPORT_BATCH = 5000
+const CURRENCIES = ["USD", "EUR", "GBP", "JPY"]
+
+/**
+ * Imports `count` historical orders into the seeded Store through the operator import, in
+ * batches, spread over the last 400 days in four currencies; answers how many were imported.
+ */
+export const importOrders = async (base: string, operatorToken: string, storeId: number, count: number): Promise<number> => {
+  const now = Date.now()
+  let imported = 0
+  for (let start = 0; start < count; start += IMPORT_BATCH) {
+    const orders = Array.from({ length: Math.min(IMPORT_BATCH, count - start) }, (_, offset) => {
+      const index = start + offset
+      return {
+        created_at: new Date(now - (index % 400) * 86_400_000 - (index % 86_400) * 1000).toISOString(),
+        total_amount: 1000 + (index % 9000),
+        currency: CURRENCIES[index % CURRENCIES.length] ?? "USD"
+      }
+    })
+    const answer = expectStatus(
+      "POST orders/import",
+      await send(`${base}/operator/v1/stores/${storeId}/orders/import`, "POST", { authorization: `Bearer ${operatorToken}` }, { orders }),
+      200
+    )
+    imported += Number(answer.body.imported)
+  }
+  return imported
 }
