@@ -7,6 +7,7 @@ import { CursorKey } from "./cursor-key.js"
 import { orUndefined } from "./oauth/rows.js"
 import { type HashLane, makeHashQueue } from "./password-hash-queue.js"
 import { RateLimiter } from "./rate-limiter.js"
+import { snakeStruct } from "../storage/table.js"
 
 /** A signed-in merchant person (consent screen and dashboard share the session). */
 export interface PersonSession {
@@ -27,9 +28,7 @@ export interface ConnectableStore {
 // A person's sign-in credentials, a live session and a connectable Store, as their rows decode.
 const PersonRow = Schema.Struct({ id: Schema.Int, email: Schema.String, passwordHash: Schema.String })
 const SessionRow = Schema.Struct({ personId: Schema.Int, email: Schema.String, csrfToken: Schema.String })
-const StoreRow = Schema.Struct({ id: Schema.Int, name: Schema.String, companyName: Schema.String }).pipe(
-  Schema.encodeKeys({ companyName: "company_name" })
-)
+const StoreRow = snakeStruct({ id: Schema.Int, name: Schema.String, companyName: Schema.String })
 
 /** Why a sign-in was refused. */
 export type SignInRefusal =
