@@ -39,7 +39,7 @@ const ClientRow = snakeStruct({
 })
 
 // The caller's registration attempts in the last hour and day, and the seconds until each window frees one.
-const AttemptCounts = Schema.Struct({
+const AttemptCounts = snakeStruct({
   hour: Schema.Int,
   day: Schema.Int,
   hourWait: Schema.NullOr(Schema.Int),
@@ -90,8 +90,8 @@ export class OAuthClients extends Context.Service<OAuthClients, {
               count(*) FILTER (WHERE attempted_at > now() - interval '1 hour')::int AS hour,
               count(*)::int AS day,
               ceil(extract(epoch FROM min(attempted_at) FILTER (WHERE attempted_at > now() - interval '1 hour')
-                + interval '1 hour' - now()))::int AS "hourWait",
-              ceil(extract(epoch FROM min(attempted_at) + interval '1 day' - now()))::int AS "dayWait"
+                + interval '1 hour' - now()))::int AS hour_wait,
+              ceil(extract(epoch FROM min(attempted_at) + interval '1 day' - now()))::int AS day_wait
             FROM oauth_registration_attempts
             WHERE ip = ${ip} AND attempted_at > now() - interval '1 day'`
       })
