@@ -6,12 +6,11 @@ import { type AnalyticsSummary, toAnalyticsSummary } from "../../domain/analytic
 import type { AnalyticsWindow } from "../../domain/analytics/window.js"
 import { utcDay } from "../../domain/utc-day.js"
 import { decodeRows, decodeSingleRow, RowNumber } from "../../storage/rows.js"
+import { snakeStruct } from "../../storage/table.js"
 
 // Sums stay as the driver gives them: `summariseRevenue` refuses any that is not an exact integer.
 const SqlInteger = Schema.Union([Schema.Number, Schema.String, Schema.BigInt])
-const RevenueRow = Schema.Struct({ currency: Schema.NullOr(Schema.String), amount: SqlInteger, orderCount: SqlInteger }).pipe(
-  Schema.encodeKeys({ orderCount: "order_count" })
-)
+const RevenueRow = snakeStruct({ currency: Schema.NullOr(Schema.String), amount: SqlInteger, orderCount: SqlInteger })
 const CountRow = Schema.Struct({ count: RowNumber })
 const DayRow = Schema.Struct({ day: Schema.String, amount: RowNumber })
 

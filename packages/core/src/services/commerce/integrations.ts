@@ -6,6 +6,7 @@ import { decodeFirstRow, decodeSingleRow, isStorableId, RowId } from "../../stor
 import { checkIntegrationUse, type IntegrationUse } from "../../domain/orders/integration-use.js"
 import { DeliveryUrlGuard } from "../outbound/delivery-url-guard.js"
 import { SecretBox } from "../credentials/secret-box.js"
+import { snakeStruct } from "../../storage/table.js"
 
 /** A custom integration of a Store: where finished designs are announced, and with which secret. */
 export interface IntegrationRecord {
@@ -18,7 +19,7 @@ export interface IntegrationRecord {
   readonly createdAt: string
 }
 
-const IntegrationRow = Schema.Struct({
+const IntegrationRow = snakeStruct({
   id: RowId,
   storeId: RowId,
   name: Schema.NullOr(Schema.String),
@@ -26,12 +27,7 @@ const IntegrationRow = Schema.Struct({
   enabled: Schema.Boolean,
   signingSecret: Schema.String,
   createdAt: Schema.String
-}).pipe(Schema.encodeKeys({
-  storeId: "store_id",
-  createProductUrl: "create_product_url",
-  signingSecret: "signing_secret",
-  createdAt: "created_at"
-}))
+})
 
 const firstRecord = decodeFirstRow(IntegrationRow)
 const singleRecord = decodeSingleRow(IntegrationRow)

@@ -8,7 +8,8 @@ import type { V3Address, V3Customer } from "../../domain/orders/v3-order.js"
 import { type AddressRecord, orderCreatedPayload, type OrderRecord } from "../../domain/orders/webhook-payloads.js"
 import { batchRows } from "../../storage/batch-rows.js"
 import { inTransaction, makeGroupCommit } from "../../storage/group-commit.js"
-import { decodeFirstRow, decodeRows, isStorableId, JsonColumn, jsonDocument, jsonParam, RowId, RowNumber, RowTimestamp, StoredDocument } from "../../storage/rows.js"
+import { decodeFirstRow, decodeRows, isStorableId, RowId, RowNumber, RowTimestamp, StoredDocument } from "../../storage/rows.js"
+import { column, jsonColumn, nullableJsonColumn, snakeStruct, table } from "../../storage/table.js"
 import { claimable, type Completion, heldKeyHandshake, IdempotencyStore, type NewClaim } from "../requests/idempotency.js"
 import { Outbox } from "../webhooks/outbox.js"
 import { decodeProducts, productColumns, toProductRecord } from "./products.js"
@@ -24,49 +25,37 @@ export interface ImportedOrder {
 const CustomerDocument = StoredDocument<V3Customer>()
 const AddressDocument = StoredDocument<V3Address>()
 // Line items are stored as a json document with the wire's member names.
-const LineItemsDocument = Schema.Array(Schema.Struct({
+const LineItemsDocument = Schema.Array(snakeStruct({
   productId: Schema.Number,
   quantity: Schema.Number,
   unitPriceAmount: Schema.Number,
   currency: Schema.String,
   title: Schema.String
-}).pipe(Schema.encodeKeys({ productId: "product_id", unitPriceAmount: "unit_price_amount" })))
-
-const OrderRow = Schema.Struct({
-  id: RowId,
-  storeId: RowId,
-  source: Schema.Literals(["v3", "v2", "unversioned", "import"]),
-  integrationId: Schema.NullOr(RowId),
-  storeOrderId: Schema.NullOr(Schema.String),
-  storeOrderNumber: Schema.NullOr(Schema.String),
-  totalAmount: RowNumber,
-  appTotal: RowNumber,
-  currency: Schema.String,
-  shippingMethod: Schema.NullOr(Schema.String),
-  customer: Schema.NullOr(JsonColumn(CustomerDocument)),
-  billingAddress: Schema.NullOr(JsonColumn(AddressDocument)),
-  shippingAddress: Schema.NullOr(JsonColumn(AddressDocument)),
-  lineItems: JsonColumn(LineItemsDocument),
-  createdAt: RowTimestamp,
-  updatedAt: RowTimestamp
-}).pipe(Schema.encodeKeys({
-  storeId: "store_id",
-  integrationId: "integration_id",
-  storeOrderId: "store_order_id",
-  storeOrderNumber: "store_order_number",
-  totalAmount: "total_amount",
-  appTotal: "app_total",
-  shippingMethod: "shipping_method",
-  billingAddress: "billing_address",
-  shippingAddress: "shipping_address",
-  lineItems: "line_items",
-  createdAt: "created_at",
-  updatedAt: "updated_at"
 }))
+
+const ordersTable = table("orders", {
+  id: column(RowId, "integer"),
+  storeId: column(RowId, "integer"),
+  source: column(Schema.Literals(["v3", "v2", "unversioned", "import"]), "text"),
+  integrationId: column(Schema.NullOr(RowId), "integer"),
+  storeOrderId: column(Schema.NullOr(Schema.String), "text"),
+  storeOrderNumber: column(Schema.NullOr(Schema.String), "text"),
+  totalAmount: column(RowNumber, "bigint"),
+  appTotal: column(RowNumber, "bigint"),
+  currency: column(Schema.String, "text"),
+  shippingMethod: column(Schema.NullOr(Schema.String), "text"),
+  customer: nullableJsonColumn(CustomerDocument),
+  billingAddress: nullableJsonColumn(AddressDocument),
+  shippingAddress: nullableJsonColumn(AddressDocument),
+  lineItems: jsonColumn(LineItemsDocument),
+  createdAt: column(RowTimestamp, "timestamptz"),
+  updatedAt: column(RowTimestamp, "timestamptz")
+})
+const OrderRow = ordersTable.row
 
 // The first part of an order write's read: the id and time the order will have, and the state
 // of what it names.
-const OrderHead = Schema.Struct({
+const OrderHead = snakeStruct({
   n: RowNumber,
   orderId: RowId,
   placedAt: RowTimestamp,
@@ -74,14 +63,7 @@ const OrderHead = Schema.Struct({
   integrationStoreId: Schema.NullOr(RowId),
   integrationEnabled: Schema.NullOr(Schema.Boolean),
   keyClaimed: Schema.Boolean
-}).pipe(Schema.encodeKeys({
-  orderId: "order_id",
-  placedAt: "placed_at",
-  storeCurrency: "store_currency",
-  integrationStoreId: "integration_store_id",
-  integrationEnabled: "integration_enabled",
-  keyClaimed: "key_claimed"
-}))
+})
 const headRows = decodeRows(OrderHead)
 type OrderHeadRow = typeof OrderHead.Type
 
@@ -113,13 +95,6 @@ interface OrderWrite {
 const ORDER_BATCH = 64
 
 const toStored = (row: typeof OrderRow.Type): StoredOrder => ({ ...row, status: "received" })
-
-const jsonOrNull = <A>(document: Schema.Codec<A, unknown>, value: A | null | undefined): string | null =>
-  value === null || value === undefined ? null : jsonParam(document, value)
-
-// The same as a JSON value, for a batch's rows (storage/batch-rows.ts).
-const documentOrNull = <A>(document: Schema.Codec<A, unknown>, value: A | null | undefined): unknown =>
-  value === null || value === undefined ? null : jsonDocument(document, value)
 
 const toAddressRecord = (address: V3Address | null): AddressRecord | null =>
   address === null ? null : {
@@ -201,9 +176,7 @@ export class Orders extends Context.Service<Orders, {
       const sql = yield* SqlClient.SqlClient
       const outbox = yield* Outbox
       const idempotency = yield* IdempotencyStore
-      const columns = sql.unsafe(`id, store_id, source, integration_id, store_order_id, store_order_number,
-        total_amount, app_total, currency, shipping_method, customer, billing_address, shipping_address,
-        line_items, created_at, updated_at`)
+      const columns = sql.unsafe(ordersTable.columns)
 
       // What an order write reads: the order's id and time, the Store's currency, the integration
       // the order names and the products its lines name. The id is taken here so that the order
@@ -275,37 +248,7 @@ export class Orders extends Context.Service<Orders, {
       // Writes a batch of orders, their `order:created` events and their requests' answers in one
       // statement.
       const writeOrders = (batch: ReadonlyArray<OrderWrite>) => {
-        const rows = batch.map(({ order }) => ({
-          id: order.id,
-          store_id: order.storeId,
-          source: order.source,
-          integration_id: order.integrationId,
-          store_order_id: order.storeOrderId,
-          store_order_number: order.storeOrderNumber,
-          total_amount: order.totalAmount,
-          app_total: order.appTotal,
-          currency: order.currency,
-          shipping_method: order.shippingMethod,
-          customer: documentOrNull(CustomerDocument, order.customer),
-          billing_address: documentOrNull(AddressDocument, order.billingAddress),
-          shipping_address: documentOrNull(AddressDocument, order.shippingAddress),
-          line_items: jsonDocument(LineItemsDocument, order.lineItems),
-          created_at: order.createdAt.toISOString(),
-          updated_at: order.updatedAt.toISOString()
-        }))
-        const insert = sql`
-          INSERT INTO orders (id, store_id, source, integration_id, store_order_id, store_order_number,
-            total_amount, app_total, currency, shipping_method, customer, billing_address, shipping_address,
-            line_items, created_at, updated_at)
-          SELECT id, store_id, source, integration_id, store_order_id, store_order_number, total_amount,
-            app_total, currency, shipping_method, customer::jsonb, billing_address::jsonb, shipping_address::jsonb,
-            line_items::jsonb, created_at, updated_at
-          FROM ${
-          batchRows(sql, rows, `id integer, store_id integer, source text, integration_id integer,
-            store_order_id text, store_order_number text, total_amount bigint, app_total bigint, currency text,
-            shipping_method text, customer json, billing_address json, shipping_address json, line_items json,
-            created_at timestamptz, updated_at timestamptz`)
-        } AS o
+        const insert = sql`${ordersTable.insertBatch(sql, batch.map(({ order }) => order))}
           ORDER BY id`
         const answers = batch.flatMap(({ answer }) => answer === undefined ? [] : [answer])
         return outbox.enqueueWith(
@@ -371,14 +314,14 @@ export class Orders extends Context.Service<Orders, {
           ),
         importMany: Effect.fn("Orders.importMany")(function*(storeId, orders) {
             for (let start = 0; start < orders.length; start += IMPORT_BATCH) {
-              const batch = orders.slice(start, start + IMPORT_BATCH).map((o) => ({
-                store_id: storeId,
+              const batch = orders.slice(start, start + IMPORT_BATCH).map((o) => ordersTable.toParams({
+                storeId,
                 source: "import",
-                total_amount: o.totalAmount,
+                totalAmount: o.totalAmount,
                 currency: o.currency,
-                customer: jsonOrNull(CustomerDocument, o.customer),
-                created_at: o.createdAt,
-                updated_at: o.createdAt
+                customer: o.customer,
+                createdAt: o.createdAt,
+                updatedAt: o.createdAt
               }))
               const [first, ...rest] = batch
               if (first !== undefined) yield* sql`INSERT INTO orders ${sql.insert([first, ...rest])}`

@@ -8,13 +8,13 @@ import {
   decodeRows,
   decodeSingleRow,
   isStorableId,
-  JsonColumn,
   jsonParam,
   RowId,
   RowNumber,
   RowTimestamp,
   StoredDocument
 } from "../../storage/rows.js"
+import { column, jsonColumn, snakeStruct, table } from "../../storage/table.js"
 
 /** One historical product of an operator import. */
 export interface ImportedProduct {
@@ -27,72 +27,46 @@ export interface ImportedProduct {
 
 const DetailsDocument = StoredDocument<ProductDetails>()
 
-const ProductRow = Schema.Struct({
-  id: RowId,
-  storeId: RowId,
-  kind: Schema.Literals(["product", "design", "legacy"]),
-  customiserId: Schema.NullOr(RowId),
-  integrationId: Schema.NullOr(RowId),
-  storeProductId: Schema.NullOr(Schema.String),
-  externalId: Schema.NullOr(Schema.String),
-  title: Schema.String,
-  description: Schema.NullOr(Schema.String),
-  priceAmount: RowNumber,
-  comparePrice: Schema.NullOr(RowNumber),
-  currency: Schema.String,
-  details: JsonColumn(DetailsDocument),
-  createdAt: RowTimestamp,
-  updatedAt: RowTimestamp
-}).pipe(Schema.encodeKeys({
-  storeId: "store_id",
-  customiserId: "customiser_id",
-  integrationId: "integration_id",
-  storeProductId: "store_product_id",
-  externalId: "external_id",
-  priceAmount: "price_amount",
-  comparePrice: "compare_price",
-  createdAt: "created_at",
-  updatedAt: "updated_at"
-}))
+const productsTable = table("products", {
+  id: column(RowId, "integer"),
+  storeId: column(RowId, "integer"),
+  kind: column(Schema.Literals(["product", "design", "legacy"]), "text"),
+  customiserId: column(Schema.NullOr(RowId), "integer"),
+  integrationId: column(Schema.NullOr(RowId), "integer"),
+  storeProductId: column(Schema.NullOr(Schema.String), "text"),
+  externalId: column(Schema.NullOr(Schema.String), "text"),
+  title: column(Schema.String, "text"),
+  description: column(Schema.NullOr(Schema.String), "text"),
+  priceAmount: column(RowNumber, "bigint"),
+  comparePrice: column(Schema.NullOr(RowNumber), "bigint"),
+  currency: column(Schema.String, "text"),
+  details: jsonColumn(DetailsDocument),
+  createdAt: column(RowTimestamp, "timestamptz"),
+  updatedAt: column(RowTimestamp, "timestamptz")
+})
+const ProductRow = productsTable.row
 
 const toStored = decodeSingleRow(ProductRow)
 
-const COLUMNS = [
-  "id", "store_id", "kind", "customiser_id", "integration_id", "store_product_id", "external_id",
-  "title", "description", "price_amount", "compare_price", "currency", "details", "created_at", "updated_at"
-]
-
-/** The column list a product row is selected with, each qualified by `table` when given. */
-export const productColumns = (table?: string): string =>
-  COLUMNS.map((column) => (table === undefined ? column : `${table}.${column}`)).join(", ")
+/** The column list a product row is selected with, each qualified by `alias` when given. */
+export const productColumns = (alias?: string): string =>
+  alias === undefined ? productsTable.columns : productsTable.columnsOf(alias)
 
 /** Decodes product rows selected with {@link productColumns} (other columns are ignored). */
 export const decodeProducts = decodeRows(ProductRow)
 const firstStored = decodeFirstRow(ProductRow)
 
-const ReferenceRow = Schema.Struct({
+const ReferenceRow = snakeStruct({
   id: RowId,
   externalId: Schema.NullOr(Schema.String),
   storeProductId: Schema.NullOr(Schema.String),
   kind: Schema.String
-}).pipe(Schema.encodeKeys({ externalId: "external_id", storeProductId: "store_product_id" }))
+})
 const toReferences = decodeRows(ReferenceRow)
 
-const DesignReferenceRow = Schema.Struct({ id: RowId, externalId: Schema.String }).pipe(Schema.encodeKeys({ externalId: "external_id" }))
+const DesignReferenceRow = snakeStruct({ id: RowId, externalId: Schema.String })
 
-const productParams = (storeId: number, product: NewProduct) => ({
-  store_id: storeId,
-  kind: product.kind,
-  customiser_id: product.customiserId,
-  integration_id: product.integrationId,
-  store_product_id: product.storeProductId,
-  title: product.title,
-  description: product.description,
-  price_amount: product.priceAmount,
-  compare_price: product.comparePrice,
-  currency: product.currency,
-  details: jsonParam(DetailsDocument, product.details)
-})
+const productParams = (storeId: number, product: NewProduct) => productsTable.toParams({ storeId, ...product })
 
 const uploadPath = (url: string): string => (URL.canParse(url) ? new URL(url).pathname : url)
 
@@ -223,14 +197,14 @@ export class Products extends Context.Service<Products, {
         },
         importMany: Effect.fn("Products.importMany")(function*(storeId, products) {
             for (let start = 0; start < products.length; start += IMPORT_BATCH) {
-              const batch = products.slice(start, start + IMPORT_BATCH).map((p) => ({
-                store_id: storeId,
+              const batch = products.slice(start, start + IMPORT_BATCH).map((p) => productsTable.toParams({
+                storeId,
                 kind: p.legacy ? "legacy" : "product",
                 title: p.title,
-                price_amount: p.priceAmount,
+                priceAmount: p.priceAmount,
                 currency: p.currency,
-                created_at: p.createdAt,
-                updated_at: p.createdAt
+                createdAt: p.createdAt,
+                updatedAt: p.createdAt
               }))
               const [first, ...rest] = batch
               if (first !== undefined) yield* sql`INSERT INTO products ${sql.insert([first, ...rest])}`

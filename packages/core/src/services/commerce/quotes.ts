@@ -4,6 +4,7 @@ import type { CustomiserRecord } from "../pricing/customisers.js"
 import { type FormResponse, formSubmittedPayload } from "../../domain/webhooks/form-submission.js"
 import { decodeRows, decodeSingleRow, JsonColumn, jsonParam, RowId, RowNumber } from "../../storage/rows.js"
 import { Outbox } from "../webhooks/outbox.js"
+import { snakeStruct } from "../../storage/table.js"
 
 /** A stored form submission, read as a v3 quote. */
 export interface QuoteRecord {
@@ -31,7 +32,7 @@ const ResponsesDocument = Schema.Array(Schema.Struct({
   value: Schema.String
 }))
 
-const Row = Schema.Struct({
+const Row = snakeStruct({
   id: RowId,
   storeId: RowId,
   customiserId: RowId,
@@ -40,18 +41,11 @@ const Row = Schema.Struct({
   responses: JsonColumn(ResponsesDocument),
   createdAt: Schema.String,
   createdMs: RowNumber
-}).pipe(Schema.encodeKeys({
-  storeId: "store_id",
-  customiserId: "customiser_id",
-  formId: "form_id",
-  submissionNumber: "submission_number",
-  createdAt: "created_at",
-  createdMs: "created_ms"
-}))
+})
 
 const toRecord = ({ createdMs: _, ...record }: typeof Row.Type): QuoteRecord => record
 
-const CounterRow = Schema.Struct({ lastNumber: RowNumber }).pipe(Schema.encodeKeys({ lastNumber: "last_number" }))
+const CounterRow = snakeStruct({ lastNumber: RowNumber })
 
 /** Quotes (form submissions), numbered per Store, each announced as `form:submitted`. */
 export class Quotes extends Context.Service<Quotes, {

@@ -16,6 +16,7 @@ import {
   RowTimestamp
 } from "../../storage/rows.js"
 import type { ApiKeyPrincipal } from "../../domain/credentials/principal.js"
+import { snakeStruct } from "../../storage/table.js"
 
 export type { ApiKeyPrincipal } from "../../domain/credentials/principal.js"
 
@@ -43,7 +44,7 @@ export interface ApiKeyRecord {
 
 const ScopesDocument = Schema.Array(Schema.String)
 
-const KeyRow = Schema.Struct({
+const KeyRow = snakeStruct({
   id: RowId,
   storeId: RowId,
   mode: Schema.Literals(["live", "test"]),
@@ -56,18 +57,10 @@ const KeyRow = Schema.Struct({
   storeName: Schema.String,
   platform: Schema.String,
   currency: Schema.String
-}).pipe(Schema.encodeKeys({
-  storeId: "store_id",
-  legacyWildcard: "legacy_wildcard",
-  expiresAt: "expires_at",
-  revokedAt: "revoked_at",
-  lastUsedAt: "last_used_at",
-  companyId: "company_id",
-  storeName: "store_name"
-}))
+})
 type KeyRow = typeof KeyRow.Type
 
-const ListedKeyRow = Schema.Struct({
+const ListedKeyRow = snakeStruct({
   id: RowId,
   keyPrefix: Schema.String,
   mode: Schema.Literals(["live", "test"]),
@@ -76,17 +69,11 @@ const ListedKeyRow = Schema.Struct({
   createdAt: RowTimestamp,
   lastUsedAt: Schema.NullOr(RowTimestamp),
   expiresAt: Schema.NullOr(RowTimestamp)
-}).pipe(Schema.encodeKeys({
-  keyPrefix: "key_prefix",
-  legacyWildcard: "legacy_wildcard",
-  createdAt: "created_at",
-  lastUsedAt: "last_used_at",
-  expiresAt: "expires_at"
-}))
+})
 const listedKeys = decodeRows(ListedKeyRow)
 
 const firstKey = decodeFirstRow(KeyRow)
-const firstRevoked = decodeFirstRow(Schema.Struct({ keyHash: Schema.String }).pipe(Schema.encodeKeys({ keyHash: "key_hash" })))
+const firstRevoked = decodeFirstRow(snakeStruct({ keyHash: Schema.String }))
 
 // A verified key is trusted for this long without asking the database again; the key's Store
 // rides along under the same bound. Every process caches, so `revoke` returns only once this

@@ -4,6 +4,7 @@ import { hashPassword } from "../../domain/credentials/password.js"
 import { NotFound, ValidationFailed } from "../../domain/errors.js"
 import { decodeFirstRow, decodeSingleRow, RowId } from "../../storage/rows.js"
 import type { Store } from "../../domain/credentials/principal.js"
+import { snakeStruct } from "../../storage/table.js"
 
 export type { Store } from "../../domain/credentials/principal.js"
 
@@ -22,13 +23,13 @@ export interface Person {
 
 /** Companies, stores, persons and memberships. */
 const CompanyRow = Schema.Struct({ id: RowId, name: Schema.String })
-const StoreRow = Schema.Struct({
+const StoreRow = snakeStruct({
   id: RowId,
   companyId: RowId,
   name: Schema.String,
   platform: Schema.String,
   currency: Schema.String
-}).pipe(Schema.encodeKeys({ companyId: "company_id" }))
+})
 const PersonRow = Schema.Struct({ id: RowId, email: Schema.String, name: Schema.NullOr(Schema.String) })
 
 export class Identity extends Context.Service<Identity, {

@@ -3,10 +3,11 @@ import { SqlClient } from "effect/sql"
 import { PLAIN_PREFIX, SEALED_PREFIX } from "../../domain/credentials/secret-box.js"
 import { decodeRows, RowId } from "../../storage/rows.js"
 import { SecretBox } from "./secret-box.js"
+import { snakeStruct } from "../../storage/table.js"
 
 const SecretRow = Schema.Struct({ id: RowId, secret: Schema.String })
 const KeyRow = Schema.Struct({ kid: Schema.String, jwk: Schema.String })
-const AnswerRow = Schema.Struct({ storeId: RowId, key: Schema.String, body: Schema.String })
+const AnswerRow = snakeStruct({ storeId: RowId, key: Schema.String, body: Schema.String })
 const ServiceSecretRow = Schema.Struct({ name: Schema.String, secret: Schema.String })
 
 /**
@@ -40,7 +41,7 @@ export const sealPlaintextSecrets = Effect.gen(function*() {
     yield* sql`UPDATE oauth_signing_keys SET private_jwk = to_jsonb(${box.seal(row.jwk)}::text) WHERE kid = ${row.kid}`
   }
   const answers = yield* sql`
-    SELECT store_id AS "storeId", idempotency_key AS key, response_body AS body FROM idempotency_keys
+    SELECT store_id, idempotency_key AS key, response_body AS body FROM idempotency_keys
     WHERE response_body IS NOT NULL AND response_body NOT LIKE ${plaintext}
       AND response_body NOT LIKE ${`${PLAIN_PREFIX}%`}`.pipe(Effect.flatMap(decodeRows(AnswerRow)))
   for (const row of answers) {

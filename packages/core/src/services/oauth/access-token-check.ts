@@ -28,9 +28,8 @@ export const makeAccessTokenCheck = Effect.gen(function*() {
     Result: AccessTokenRow,
     execute: (jti) =>
       sql`
-        SELECT a.grant_id AS "grantId", a.client_id AS "clientId", g.person_id AS "personId", g.store_id AS "storeId",
-          a.scopes, a.resource, a.expires_at AS "expiresAt", a.revoked_at AS "revokedAt",
-          g.revoked_at AS "grantRevokedAt", g.last_used_at AS "grantLastUsedAt",
+        SELECT a.grant_id, a.client_id, g.person_id, g.store_id, a.scopes, a.resource, a.expires_at, a.revoked_at,
+          g.revoked_at AS grant_revoked_at, g.last_used_at AS grant_last_used_at,
           EXISTS (SELECT 1 FROM memberships m JOIN stores s ON s.company_id = m.company_id
                   WHERE s.id = g.store_id AND m.person_id = g.person_id) AS member,
           now() AS now

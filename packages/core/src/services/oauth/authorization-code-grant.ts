@@ -51,9 +51,7 @@ export const makeAuthorizationCodeGrant = Effect.gen(function*() {
     Result: CodeRow,
     execute: (codeHash) =>
       sql`
-        SELECT grant_id AS "grantId", client_id AS "clientId", redirect_uri AS "redirectUri",
-          redirect_uri_given AS "redirectUriGiven", code_challenge AS "codeChallenge", expires_at AS "expiresAt",
-          consumed_at AS "consumedAt", outcome
+        SELECT grant_id, client_id, redirect_uri, redirect_uri_given, code_challenge, expires_at, consumed_at, outcome
         FROM oauth_codes WHERE code_hash = ${codeHash} FOR UPDATE`
   })
 

@@ -8,6 +8,7 @@ import type { Scope } from "../../domain/credentials/scopes.js"
 import { JsonStrings, jsonb, orUndefined, StoredScopes, storedJson, Timestamp } from "./rows.js"
 import { ClientMetadataFetch, type FetchedDocument } from "./client-metadata-fetch.js"
 import { Settings } from "../settings.js"
+import { snakeStruct } from "../../storage/table.js"
 
 /** A registered connector client (RFC 7591 metadata: `clientId` is `client_id`, and so on). */
 export interface OAuthClient {
@@ -26,7 +27,7 @@ export interface OAuthClient {
 const GRANT_TYPES: ReadonlyArray<ClientGrantType> = ["authorization_code", "refresh_token"]
 
 // A row of `oauth_clients`, decoded straight into the record.
-const ClientRow = Schema.Struct({
+const ClientRow = snakeStruct({
   clientId: Schema.String,
   clientName: Schema.NullOr(Schema.String),
   redirectUris: JsonStrings,
@@ -35,17 +36,10 @@ const ClientRow = Schema.Struct({
   verified: Schema.Boolean,
   metadataDocument: Schema.Boolean,
   createdAt: Timestamp
-}).pipe(Schema.encodeKeys({
-  clientId: "client_id",
-  clientName: "client_name",
-  redirectUris: "redirect_uris",
-  grantTypes: "grant_types",
-  metadataDocument: "metadata_document",
-  createdAt: "created_at"
-}))
+})
 
 // The caller's registration attempts in the last hour and day, and the seconds until each window frees one.
-const AttemptCounts = Schema.Struct({
+const AttemptCounts = snakeStruct({
   hour: Schema.Int,
   day: Schema.Int,
   hourWait: Schema.NullOr(Schema.Int),
@@ -96,8 +90,8 @@ export class OAuthClients extends Context.Service<OAuthClients, {
               count(*) FILTER (WHERE attempted_at > now() - interval '1 hour')::int AS hour,
               count(*)::int AS day,
               ceil(extract(epoch FROM min(attempted_at) FILTER (WHERE attempted_at > now() - interval '1 hour')
-                + interval '1 hour' - now()))::int AS "hourWait",
-              ceil(extract(epoch FROM min(attempted_at) + interval '1 day' - now()))::int AS "dayWait"
+                + interval '1 hour' - now()))::int AS hour_wait,
+              ceil(extract(epoch FROM min(attempted_at) + interval '1 day' - now()))::int AS day_wait
             FROM oauth_registration_attempts
             WHERE ip = ${ip} AND attempted_at > now() - interval '1 day'`
       })

@@ -2,6 +2,7 @@ import { Effect, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import type { Scope } from "../../domain/credentials/scopes.js"
 import { JsonStrings, OptionalTimestamp, StoredScopes, Timestamp } from "./rows.js"
+import { snakeStruct } from "../../storage/table.js"
 
 /** A live connection as the operator API lists it. */
 export interface Connection {
@@ -17,7 +18,7 @@ export interface Connection {
   readonly lastUsedAt: Date | null
 }
 
-const ConnectionRow = Schema.Struct({
+const ConnectionRow = snakeStruct({
   id: Schema.Int,
   clientId: Schema.String,
   clientName: Schema.NullOr(Schema.String),
@@ -26,14 +27,7 @@ const ConnectionRow = Schema.Struct({
   createdAt: Timestamp,
   redirectUris: JsonStrings,
   lastUsedAt: OptionalTimestamp
-}).pipe(Schema.encodeKeys({
-  clientId: "client_id",
-  clientName: "client_name",
-  personId: "person_id",
-  createdAt: "created_at",
-  redirectUris: "redirect_uris",
-  lastUsedAt: "last_used_at"
-}))
+})
 
 /** What a person already granted a client on one Store, through its live connections there. */
 export interface StoreGrant {
@@ -41,9 +35,7 @@ export interface StoreGrant {
   readonly scopes: ReadonlyArray<Scope>
 }
 
-const StoreGrantRow = Schema.Struct({ storeId: Schema.Int, scopes: StoredScopes }).pipe(
-  Schema.encodeKeys({ storeId: "store_id" })
-)
+const StoreGrantRow = snakeStruct({ storeId: Schema.Int, scopes: StoredScopes })
 
 /**
  * A live grant: not revoked, and still holding a usable refresh token, access token or code. The one

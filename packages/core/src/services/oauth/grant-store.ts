@@ -19,8 +19,7 @@ export const makeGrantStore = Effect.gen(function*() {
     Result: GrantRow,
     execute: (grantId) =>
       sql`
-        SELECT id, client_id AS "clientId", person_id AS "personId", store_id AS "storeId", scopes, resource,
-          revoked_at AS "revokedAt"
+        SELECT id, client_id, person_id, store_id, scopes, resource, revoked_at
         FROM oauth_grants WHERE id = ${grantId}`
   })
 

@@ -25,8 +25,7 @@ export const makeRefreshTokenGrant = Effect.gen(function*() {
     Result: RefreshTokenRow,
     execute: (tokenHash) =>
       sql`
-        SELECT id, grant_id AS "grantId", client_id AS "clientId", expires_at AS "expiresAt",
-          rotated_at AS "rotatedAt", revoked_at AS "revokedAt"
+        SELECT id, grant_id, client_id, expires_at, rotated_at, revoked_at
         FROM oauth_refresh_tokens WHERE token_hash = ${tokenHash} FOR UPDATE`
   })
 

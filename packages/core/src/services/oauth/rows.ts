@@ -1,5 +1,6 @@
 import { Effect, Option, Schema, SchemaTransformation } from "effect"
 import { isScope, type Scope, SCOPES } from "../../domain/credentials/scopes.js"
+import { snakeStruct } from "../../storage/table.js"
 
 /**
  * A `jsonb` column holding `schema`: the PostgreSQL driver hands it back parsed, some
@@ -37,8 +38,8 @@ export const OptionalTimestamp = Schema.NullOr(Schema.Date)
 /** The transaction's `now()`, the clock every stored expiry was set by. */
 export const TransactionTime = Schema.Struct({ now: Timestamp })
 
-/** A row of `oauth_grants`, selected with camelCase aliases. */
-export const GrantRow = Schema.Struct({
+/** A row of `oauth_grants`, its columns in snake_case. */
+export const GrantRow = snakeStruct({
   id: Schema.Int,
   clientId: Schema.String,
   personId: Schema.Int,
@@ -48,8 +49,8 @@ export const GrantRow = Schema.Struct({
   revokedAt: OptionalTimestamp
 })
 
-/** A row of `oauth_codes`, selected with camelCase aliases. */
-export const CodeRow = Schema.Struct({
+/** A row of `oauth_codes`, its columns in snake_case. */
+export const CodeRow = snakeStruct({
   grantId: Schema.Int,
   clientId: Schema.String,
   redirectUri: Schema.String,
@@ -60,8 +61,8 @@ export const CodeRow = Schema.Struct({
   outcome: Schema.NullOr(Schema.Literals(["exchanged", "revoked"]))
 })
 
-/** A row of `oauth_refresh_tokens`, selected with camelCase aliases. */
-export const RefreshTokenRow = Schema.Struct({
+/** A row of `oauth_refresh_tokens`, its columns in snake_case. */
+export const RefreshTokenRow = snakeStruct({
   id: Schema.Int,
   grantId: Schema.Int,
   clientId: Schema.String,
@@ -71,7 +72,7 @@ export const RefreshTokenRow = Schema.Struct({
 })
 
 /** The grant and client of a stored access or refresh token. */
-export const TokenHolderRow = Schema.Struct({ grantId: Schema.Int, clientId: Schema.String })
+export const TokenHolderRow = snakeStruct({ grantId: Schema.Int, clientId: Schema.String })
 
 /** The single row an `INSERT … RETURNING id` produces. */
 export const IdRow = Schema.Struct({ id: Schema.Int })
@@ -81,7 +82,7 @@ export const orUndefined = <A, E, R>(effect: Effect.Effect<Option.Option<A>, E, 
   effect.pipe(Effect.map(Option.getOrUndefined), Effect.orDie)
 
 /** A stored access token joined with its grant and the approver's membership, and the transaction's `now()`. */
-export const AccessTokenRow = Schema.Struct({
+export const AccessTokenRow = snakeStruct({
   grantId: Schema.Int,
   clientId: Schema.String,
   personId: Schema.Int,

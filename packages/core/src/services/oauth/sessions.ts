@@ -7,6 +7,7 @@ import { CursorKey } from "../credentials/cursor-key.js"
 import { orUndefined } from "./rows.js"
 import { type HashLane, makeHashQueue } from "../credentials/password-hash-queue.js"
 import { RateLimiter } from "../requests/rate-limiter.js"
+import { snakeStruct } from "../../storage/table.js"
 
 /** A signed-in merchant person (consent screen and dashboard share the session). */
 export interface PersonSession {
@@ -25,11 +26,9 @@ export interface ConnectableStore {
 }
 
 // A person's sign-in credentials, a live session and a connectable Store, as their rows decode.
-const PersonRow = Schema.Struct({ id: Schema.Int, email: Schema.String, passwordHash: Schema.String })
-const SessionRow = Schema.Struct({ personId: Schema.Int, email: Schema.String, csrfToken: Schema.String })
-const StoreRow = Schema.Struct({ id: Schema.Int, name: Schema.String, companyName: Schema.String }).pipe(
-  Schema.encodeKeys({ companyName: "company_name" })
-)
+const PersonRow = snakeStruct({ id: Schema.Int, email: Schema.String, passwordHash: Schema.String })
+const SessionRow = snakeStruct({ personId: Schema.Int, email: Schema.String, csrfToken: Schema.String })
+const StoreRow = snakeStruct({ id: Schema.Int, name: Schema.String, companyName: Schema.String })
 
 /** Why a sign-in was refused. */
 export type SignInRefusal =
@@ -116,14 +115,14 @@ export class OAuthSessions extends Context.Service<OAuthSessions, {
       const findPerson = SqlSchema.findOneOption({
         Request: Schema.String,
         Result: PersonRow,
-        execute: (email) => sql`SELECT id, email, password_hash AS "passwordHash" FROM persons WHERE lower(email) = ${email}`
+        execute: (email) => sql`SELECT id, email, password_hash FROM persons WHERE lower(email) = ${email}`
       })
       const findSession = SqlSchema.findOneOption({
         Request: Schema.String,
         Result: SessionRow,
         execute: (sessionHash) =>
           sql`
-            SELECT s.person_id AS "personId", p.email, s.csrf_token AS "csrfToken"
+            SELECT s.person_id, p.email, s.csrf_token
             FROM oauth_sessions s JOIN persons p ON p.id = s.person_id
             WHERE s.session_hash = ${sessionHash} AND s.expires_at > now()`
       })

@@ -5,7 +5,8 @@ import { decideConnectionRevocation, decideTokenRevocation, RevocationOutcome } 
 import { hashSecret } from "../../domain/oauth/tokens.js"
 import { AccessTokenSigner } from "./tokens.js"
 import { makeGrantStore } from "./grant-store.js"
-import { GrantRow, orUndefined, TokenHolderRow } from "./rows.js"
+import { OptionalTimestamp, orUndefined, TokenHolderRow } from "./rows.js"
+import { snakeStruct } from "../../storage/table.js"
 
 /** Revocation of a grant by its client (RFC 7009) or by the merchant (a connection). */
 export const makeTokenRevocation = Effect.gen(function*() {
@@ -16,19 +17,19 @@ export const makeTokenRevocation = Effect.gen(function*() {
   const findAccessTokenHolder = SqlSchema.findOneOption({
     Request: Schema.String,
     Result: TokenHolderRow,
-    execute: (jti) => sql`SELECT grant_id AS "grantId", client_id AS "clientId" FROM oauth_access_tokens WHERE jti = ${jti}`
+    execute: (jti) => sql`SELECT grant_id, client_id FROM oauth_access_tokens WHERE jti = ${jti}`
   })
   const findRefreshTokenHolder = SqlSchema.findOneOption({
     Request: Schema.String,
     Result: TokenHolderRow,
     execute: (tokenHash) =>
-      sql`SELECT grant_id AS "grantId", client_id AS "clientId" FROM oauth_refresh_tokens WHERE token_hash = ${tokenHash}`
+      sql`SELECT grant_id, client_id FROM oauth_refresh_tokens WHERE token_hash = ${tokenHash}`
   })
   // Locked, so two revocations of one connection cannot both find it live.
   const lockGrant = SqlSchema.findOneOption({
     Request: Schema.Int,
-    Result: Schema.Struct({ id: GrantRow.fields.id, revokedAt: GrantRow.fields.revokedAt }),
-    execute: (grantId) => sql`SELECT id, revoked_at AS "revokedAt" FROM oauth_grants WHERE id = ${grantId} FOR UPDATE`
+    Result: snakeStruct({ id: Schema.Int, revokedAt: OptionalTimestamp }),
+    execute: (grantId) => sql`SELECT id, revoked_at FROM oauth_grants WHERE id = ${grantId} FOR UPDATE`
   })
 
   // A JWT is an access token (found by its verified `jti`); anything else may be a refresh token.

@@ -7,6 +7,7 @@ import { ACCESS_TOKEN_TTL_SECONDS } from "../../domain/oauth/tokens.js"
 import { jsonb, orUndefined, Timestamp } from "./rows.js"
 import { Settings } from "../settings.js"
 import { SecretBox } from "../credentials/secret-box.js"
+import { snakeStruct } from "../../storage/table.js"
 
 /** The claims of a connector access token. */
 export interface AccessTokenClaims {
@@ -31,12 +32,13 @@ const CLOCK_SKEW_MS = 60 * 1000
 const MAX_VERIFYING_KEYS = 64
 
 // A row of `oauth_signing_keys`. The JWK is checked as an object here; `importJWK` judges its members.
-const KeyRow = Schema.Struct({
+const keyFields = {
   kid: Schema.String,
   // Sealed keys are a json string (`sc1.…`); keys stored before sealing are the JWK object itself.
   privateJwk: Schema.Union([Schema.String, Schema.Record(Schema.String, Schema.Unknown)]),
   createdAt: Timestamp
-})
+}
+const KeyRow = snakeStruct(keyFields)
 
 /** A private signing key and its `kid`. */
 export interface SigningKey {
@@ -95,17 +97,17 @@ export class AccessTokenSigner extends Context.Service<AccessTokenSigner, {
         Result: KeyRow,
         execute: () =>
           sql`
-            SELECT kid, private_jwk AS "privateJwk", created_at AS "createdAt" FROM oauth_signing_keys
+            SELECT kid, private_jwk, created_at FROM oauth_signing_keys
             WHERE retired_at IS NULL ORDER BY created_at DESC, kid LIMIT 1`
       })
       // A key with the moment a newer key took over from it, if one has.
       const findKey = SqlSchema.findOneOption({
         Request: Schema.String,
-        Result: Schema.Struct({ ...KeyRow.fields, supersededAt: Schema.NullOr(Timestamp) }),
+        Result: snakeStruct({ ...keyFields, supersededAt: Schema.NullOr(Timestamp) }),
         execute: (kid) =>
           sql`
-            SELECT k.kid, k.private_jwk AS "privateJwk", k.created_at AS "createdAt",
-              (SELECT min(n.created_at) FROM oauth_signing_keys n WHERE n.created_at > k.created_at) AS "supersededAt"
+            SELECT k.kid, k.private_jwk, k.created_at,
+              (SELECT min(n.created_at) FROM oauth_signing_keys n WHERE n.created_at > k.created_at) AS superseded_at
             FROM oauth_signing_keys k WHERE k.kid = ${kid}`
       })
 

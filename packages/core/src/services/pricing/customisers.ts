@@ -16,6 +16,7 @@ import {
   RowNumber,
   StoredDocument
 } from "../../storage/rows.js"
+import { snakeStruct } from "../../storage/table.js"
 
 /** A customiser as stored: canonical spellings (or whatever older data holds), UTC timestamps with microseconds. */
 export interface CustomiserRecord {
@@ -72,15 +73,6 @@ export interface PricingReplacement {
  */
 export type PricingDecision<E> = (current: StoredPricing) => Effect.Effect<PricingReplacement, E>
 
-const customiserColumns = {
-  storeId: "store_id",
-  pricingModel: "pricing_model",
-  productFamily: "product_family",
-  selectionMode: "selection_mode",
-  createdAt: "created_at",
-  updatedAt: "updated_at"
-} as const
-
 const customiserFields = {
   id: RowId,
   storeId: RowId,
@@ -93,15 +85,15 @@ const customiserFields = {
   updatedAt: Schema.String
 }
 
-const CustomiserRow = Schema.Struct(customiserFields).pipe(Schema.encodeKeys(customiserColumns))
+const CustomiserRow = snakeStruct(customiserFields)
 
-const PricingRow = Schema.Struct({
+const PricingRow = snakeStruct({
   ...customiserFields,
   currency: Schema.String,
   pricing: PricingColumn,
   legacySpellings: LegacySpellingsColumn,
   pricingLastId: RowNumber
-}).pipe(Schema.encodeKeys({ ...customiserColumns, legacySpellings: "legacy_spellings", pricingLastId: "pricing_last_id" }))
+})
 
 const toStoredPricing = (row: typeof PricingRow.Type): StoredPricing => {
   const { currency, pricing, legacySpellings, pricingLastId, ...customiser } = row

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeRows, RowId, RowNumber, RowTimestamp } from "../../storage/rows.js"
+import { snakeStruct } from "../../storage/table.js"
 
 /** One deprecated operation's use by one API key. */
 export interface UsageRecord {
@@ -10,12 +11,12 @@ export interface UsageRecord {
   readonly lastSeenAt: Date
 }
 
-const UsageRow = Schema.Struct({
+const UsageRow = snakeStruct({
   apiKeyId: RowId,
   operation: Schema.String,
   count: RowNumber,
   lastSeenAt: RowTimestamp
-}).pipe(Schema.encodeKeys({ apiKeyId: "api_key_id", lastSeenAt: "last_seen_at" }))
+})
 
 /** Counts calls of deprecated operations per API key: their removal depends on observed use. */
 export class DeprecatedUsage extends Context.Service<DeprecatedUsage, {

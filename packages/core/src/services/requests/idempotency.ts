@@ -7,6 +7,7 @@ import { ClaimOwner } from "../../storage/claim-owner.js"
 import { decodeFirstRow, JsonColumn, jsonDocument, RowNumber, RowTimestamp } from "../../storage/rows.js"
 import { keepPlain } from "../../domain/credentials/secret-box.js"
 import { SecretBox } from "../credentials/secret-box.js"
+import { snakeStruct } from "../../storage/table.js"
 
 /** A response kept for replay. */
 export interface StoredResponse {
@@ -46,7 +47,7 @@ const LOCK_MS = 60_000
 
 const HeadersDocument = Schema.Record(Schema.String, Schema.String)
 
-const KeyRow = Schema.Struct({
+const KeyRow = snakeStruct({
   method: Schema.String,
   path: Schema.String,
   fingerprint: Schema.String,
@@ -57,14 +58,7 @@ const KeyRow = Schema.Struct({
   responseHeaders: Schema.NullOr(JsonColumn(HeadersDocument)),
   responseBody: Schema.NullOr(Schema.String),
   expiresAt: RowTimestamp
-}).pipe(Schema.encodeKeys({
-  lockedUntil: "locked_until",
-  claimedBy: "claimed_by",
-  responseStatus: "response_status",
-  responseHeaders: "response_headers",
-  responseBody: "response_body",
-  expiresAt: "expires_at"
-}))
+})
 const firstKey = decodeFirstRow(KeyRow)
 
 /** A claim as a statement carries it: the request, and the time its lock and retention count from. */

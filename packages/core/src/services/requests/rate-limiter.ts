@@ -3,10 +3,11 @@ import { Clock, Context, Effect, Layer, Option, Schema, Semaphore } from "effect
 import { SqlClient } from "effect/sql"
 import { decodeFirstRow, RowNumber } from "../../storage/rows.js"
 import { Settings } from "../settings.js"
+import { snakeStruct } from "../../storage/table.js"
 
 const firstUsed = decodeFirstRow(Schema.Struct({ used: RowNumber }))
 const firstCooldown = decodeFirstRow(
-  Schema.Struct({ nextAllowedAt: RowNumber }).pipe(Schema.encodeKeys({ nextAllowedAt: "next_allowed_at" }))
+  snakeStruct({ nextAllowedAt: RowNumber })
 )
 
 /**

@@ -7,6 +7,7 @@ import { SIGNATURE_SCHEMES, type SignatureScheme } from "../../domain/webhooks/s
 import { batchRows } from "../../storage/batch-rows.js"
 import { decodeFirstRow, decodeRows, isStorableBigId, isStorableId, RowId, RowNumber, RowTimestamp } from "../../storage/rows.js"
 import { SecretBox } from "../credentials/secret-box.js"
+import { snakeStruct } from "../../storage/table.js"
 
 /** A delivery a worker claimed: everything needed to send one attempt. */
 export interface ClaimedDelivery {
@@ -76,7 +77,7 @@ export interface DeliveryRecord {
 
 const utc = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
 
-const DeliveryRow = Schema.Struct({
+const DeliveryRow = snakeStruct({
   id: RowId,
   subscriptionId: RowId,
   eventId: RowId,
@@ -88,18 +89,10 @@ const DeliveryRow = Schema.Struct({
   deliveredAt: Schema.NullOr(Schema.String),
   lastError: Schema.NullOr(Schema.String),
   createdAt: Schema.String
-}).pipe(Schema.encodeKeys({
-  subscriptionId: "subscription_id",
-  eventId: "event_id",
-  attemptCount: "attempt_count",
-  nextAttemptAt: "next_attempt_at",
-  deliveredAt: "delivered_at",
-  lastError: "last_error",
-  createdAt: "created_at"
-}))
+})
 const toDeliveries = decodeRows(DeliveryRow)
 
-const AttemptRow = Schema.Struct({
+const AttemptRow = snakeStruct({
   deliveryId: RowId,
   attemptNumber: RowNumber,
   startedAt: Schema.String,
@@ -110,15 +103,7 @@ const AttemptRow = Schema.Struct({
   trigger: Schema.Literals(DELIVERY_TRIGGERS),
   status: Schema.NullOr(Schema.Literals(ATTEMPT_STATUSES)),
   nextAttemptAt: Schema.NullOr(Schema.String)
-}).pipe(Schema.encodeKeys({
-  deliveryId: "delivery_id",
-  attemptNumber: "attempt_number",
-  startedAt: "started_at",
-  durationMs: "duration_ms",
-  responseStatus: "response_status",
-  responseExcerpt: "response_excerpt",
-  nextAttemptAt: "next_attempt_at"
-}))
+})
 const toAttempts = decodeRows(AttemptRow)
 
 // A claimed row decodes straight into the camelCase ClaimedDelivery the worker uses.

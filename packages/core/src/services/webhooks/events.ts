@@ -3,6 +3,7 @@ import { SqlClient } from "effect/sql"
 import { NotFound } from "../../domain/errors.js"
 import { EVENT_DELIVERY_STATUSES, type EventDeliveryStatus } from "../../domain/webhooks/delivery-log.js"
 import { decodeFirstRow, decodeRows, isStorableBigId, RowId } from "../../storage/rows.js"
+import { snakeStruct } from "../../storage/table.js"
 
 /** An event of the outbox, as the events API reads it. */
 export interface EventRecord {
@@ -25,13 +26,13 @@ export interface EventFilters {
   readonly deliveryStatus?: EventDeliveryStatus | undefined
 }
 
-const EventRow = Schema.Struct({
+const EventRow = snakeStruct({
   id: RowId,
   topic: Schema.String,
   body: Schema.String,
   createdAt: Schema.String,
   deliveryStatus: Schema.NullOr(Schema.Literals(EVENT_DELIVERY_STATUSES))
-}).pipe(Schema.encodeKeys({ createdAt: "created_at", deliveryStatus: "delivery_status" }))
+})
 
 const notFound = new NotFound({ resource: "event" })
 

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeRows, RowId, RowNumber, RowTimestamp } from "../../storage/rows.js"
+import { snakeStruct } from "../../storage/table.js"
 
 /** How far back the dashboard counts a subscription's failed attempts. */
 export const RECENT_FAILURES_HOURS = 24
@@ -16,17 +17,12 @@ export interface EndpointHealth {
   readonly lastDeliveredAt: Date | null
 }
 
-const HealthRow = Schema.Struct({
+const HealthRow = snakeStruct({
   subscriptionId: RowId,
   recentFailures: RowNumber,
   failingSince: Schema.NullOr(RowTimestamp),
   lastDeliveredAt: Schema.NullOr(RowTimestamp)
-}).pipe(Schema.encodeKeys({
-  subscriptionId: "subscription_id",
-  recentFailures: "recent_failures",
-  failingSince: "failing_since",
-  lastDeliveredAt: "last_delivered_at"
-}))
+})
 const toHealth = decodeRows(HealthRow)
 
 /** Reads the health of a Store's webhook endpoints from the delivery log (it writes nothing). */

@@ -1,11 +1,10 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { batchRows } from "../../storage/batch-rows.js"
 import { decodeRows, RowId, RowNumber, singleRow } from "../../storage/rows.js"
+import { snakeStruct } from "../../storage/table.js"
 
-const EnqueuedRow = Schema.Struct({ id: RowId, storeId: RowId, deliveries: RowNumber }).pipe(
-  Schema.encodeKeys({ storeId: "store_id" })
-)
+const EnqueuedRow = snakeStruct({ id: RowId, storeId: RowId, deliveries: RowNumber })
 
 /** The webhook topics the service emits. */
 export type EventTopic = "product:created" | "order:created" | "form:submitted"

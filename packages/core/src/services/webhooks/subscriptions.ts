@@ -8,6 +8,7 @@ import type { WebhookTopic } from "../../domain/webhooks/topics.js"
 import { decodeFirstRow, decodeRows, decodeSingleRow, isStorableId, JsonColumn, jsonParam, RowId } from "../../storage/rows.js"
 import { DeliveryUrlGuard } from "../outbound/delivery-url-guard.js"
 import { SecretBox } from "../credentials/secret-box.js"
+import { snakeStruct } from "../../storage/table.js"
 
 /** A webhook subscription as stored; timestamps are UTC text with microseconds. */
 export interface SubscriptionRecord {
@@ -51,7 +52,7 @@ export interface RotatedSubscription {
 
 const MetaDocument = Schema.Record(Schema.String, Schema.Unknown)
 
-const Row = Schema.Struct({
+const Row = snakeStruct({
   id: RowId,
   storeId: RowId,
   topic: Schema.String,
@@ -63,18 +64,10 @@ const Row = Schema.Struct({
   signatureScheme: Schema.Literals(SIGNATURE_SCHEMES),
   createdAt: Schema.String,
   updatedAt: Schema.String
-}).pipe(Schema.encodeKeys({
-  storeId: "store_id",
-  disabledReason: "disabled_reason",
-  signatureScheme: "signature_scheme",
-  createdAt: "created_at",
-  updatedAt: "updated_at"
-}))
+})
 
 const firstRecord = decodeFirstRow(Row)
-const OverlapRow = Schema.Struct({ previousSecretExpiresAt: Schema.String }).pipe(
-  Schema.encodeKeys({ previousSecretExpiresAt: "previous_secret_expires_at" })
-)
+const OverlapRow = snakeStruct({ previousSecretExpiresAt: Schema.String })
 
 /** A fresh signing secret: `whsec_` and 32 base62 characters (190 bits). */
 export const newSigningSecret = (): string => `whsec_${randomBase62(32)}`
