@@ -148,7 +148,10 @@ describe.skipIf("skip" in browser).each(databaseVariants())("the merchant dashbo
 
     await section(page, "Webhooks").click()
     const row = page.getByRole("row", { name: /order:created/ })
-    await expect.poll(() => row.textContent()).toContain("Failing since")
+    await expect.poll(async () => {
+      await page.reload()
+      return row.textContent()
+    }).toContain("Failing since")
     await checkPage(page)
     await row.getByRole("link", { name: /Deliveries/ }).click()
     const delivery = page.getByRole("row", { name: /msg_|wh_|evt_|\d/ }).filter({ hasText: "HTTP 500" })

@@ -330,6 +330,8 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
           })
           // One statement: the attempts are logged, and each delivery still claimed by this worker
           // takes its outcome; the next attempt, if any, is a scheduled one whatever this one was.
+          // The health change commits with it, so no reader sees a failed attempt on an endpoint
+          // that is not yet marked failing.
           return sql`
             WITH input AS (
               SELECT * FROM ${
@@ -358,7 +360,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
               updated_at = now()
             FROM input r
             WHERE d.id = r.delivery_id AND d.claimed_by = ${workerId} AND d.attempt_count = r.attempt_number
-              AND d.status = 'pending'`.pipe(Effect.andThen(recordHealth(results)))
+              AND d.status = 'pending'`.pipe(Effect.andThen(recordHealth(results)), sql.withTransaction)
         },
         listForSubscription: Effect.fn("WebhookDeliveries.listForSubscription")(function*(storeId, subscriptionId, { limit, beforeId, status }) {
             yield* subscriptionOfStore(storeId, subscriptionId)
