@@ -90,6 +90,13 @@ module.exports = {
       to: { path: CORE, pathNot: `${CORE}(domain|api)\\.ts$` }
     },
     {
+      name: "presenters-read-domain-entities",
+      comment: "A presenter shows what the domain declares (StoredOrder, DeliveryRecord, …); the services that produce them are not its concern.",
+      severity: "error",
+      from: { path: `${CORE}presenters/` },
+      to: { path: `${CORE}services/` }
+    },
+    {
       name: "domain-stays-pure",
       comment: "The domain rules load no database driver, agent SDK or token signer.",
       severity: "error",

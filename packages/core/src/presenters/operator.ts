@@ -1,8 +1,8 @@
 import { formatTimestampV3 } from "../domain/timestamp.js"
-import type { UsageRecord } from "../services/requests/deprecated-usage.js"
-import type { Connection } from "../services/oauth/connections.js"
+import type { UsageRecord } from "../domain/credentials/deprecated-usage-record.js"
+import type { Connection } from "../domain/oauth/connection.js"
 import type { Store } from "../domain/credentials/principal.js"
-import type { IntegrationRecord } from "../services/commerce/integrations.js"
+import type { IntegrationRecord } from "../domain/orders/integration-record.js"
 
 /** A Store as the operator API shows it. */
 export const operatorStoreView = (store: Store) => ({

@@ -1,5 +1,5 @@
 import { formatTimestampV3 } from "../domain/timestamp.js"
-import type { QuoteRecord } from "../services/commerce/quotes.js"
+import type { QuoteRecord } from "../domain/quotes/quote-record.js"
 
 /** A quote as v3 shows it. */
 export const quoteV3Of = (record: QuoteRecord) => ({

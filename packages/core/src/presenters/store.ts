@@ -1,5 +1,5 @@
 import { grantedScopes } from "../domain/credentials/scopes.js"
-import type { ApiKeyPrincipal } from "../services/credentials/credentials.js"
+import type { ApiKeyPrincipal } from "../domain/credentials/principal.js"
 import type { Store } from "../domain/credentials/principal.js"
 
 /** The Store as `GET /api/v3/stores/me` shows it to the key that asks. */

@@ -1,8 +1,8 @@
 import { formatTimestampV2, formatTimestampV3 } from "../domain/timestamp.js"
 import { webhookIdOf } from "../domain/webhooks/webhook-id.js"
-import type { DeliveryRecord } from "../services/webhooks/deliveries.js"
-import type { EventRecord } from "../services/webhooks/events.js"
-import type { SubscriptionRecord } from "../services/webhooks/subscriptions.js"
+import type { DeliveryRecord } from "../domain/webhooks/delivery-record.js"
+import type { EventRecord } from "../domain/webhooks/event-record.js"
+import type { SubscriptionRecord } from "../domain/webhooks/subscription-record.js"
 
 /** A subscription as v3 reads show it: never with its secret. */
 export const subscriptionV3Of = (record: SubscriptionRecord) => ({

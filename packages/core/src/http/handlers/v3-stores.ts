@@ -1,7 +1,7 @@
 import { Context, Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import type { ApiKeyPrincipal } from "../../services/credentials/credentials.js"
+import type { ApiKeyPrincipal } from "../../domain/credentials/principal.js"
 import { Identity, type Store } from "../../services/credentials/identity.js"
 import { Settings } from "../../services/settings.js"
 import { SigncraftApi } from "../api/index.js"

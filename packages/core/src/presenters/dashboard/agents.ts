@@ -1,4 +1,4 @@
-import type { Connection } from "../../services/oauth/connections.js"
+import type { Connection } from "../../domain/oauth/connection.js"
 import { readableInstant, readableOrNever } from "./dates.js"
 
 /** A connected agent (a live connector grant) as the dashboard lists it. */

@@ -1,5 +1,5 @@
 import { grantedScopes } from "../../domain/credentials/scopes.js"
-import type { ApiKeyRecord } from "../../services/credentials/credentials.js"
+import type { ApiKeyRecord } from "../../domain/credentials/api-key-record.js"
 import { readableInstant, readableOrNever } from "./dates.js"
 
 /** An API key as the dashboard lists it. */

@@ -1,5 +1,5 @@
-import type { UsageRecord } from "../../services/requests/deprecated-usage.js"
-import type { ApiKeyRecord } from "../../services/credentials/credentials.js"
+import type { UsageRecord } from "../../domain/credentials/deprecated-usage-record.js"
+import type { ApiKeyRecord } from "../../domain/credentials/api-key-record.js"
 import { readableInstant } from "./dates.js"
 
 /** One deprecated operation a key still calls. */

@@ -1,7 +1,7 @@
 import { minorUnitExponent } from "../../domain/currency.js"
 import type { PricingContent } from "../../domain/pricing/content.js"
 import { pricingModelDisplayName } from "../../domain/pricing/model.js"
-import type { CustomiserRecord } from "../../services/pricing/customisers.js"
+import type { CustomiserRecord } from "../../domain/pricing/customiser-record.js"
 import { readableMoney } from "./money.js"
 
 /** One price list as a table: column names, then one row of readable cells per size. */

@@ -1,7 +1,7 @@
 import { webhookIdOf } from "../../domain/webhooks/webhook-id.js"
-import type { DeliveryRecord } from "../../services/webhooks/deliveries.js"
-import type { EndpointHealth } from "../../services/webhooks/health.js"
-import type { SubscriptionRecord } from "../../services/webhooks/subscriptions.js"
+import type { DeliveryRecord } from "../../domain/webhooks/delivery-record.js"
+import type { EndpointHealth } from "../../domain/webhooks/endpoint-health.js"
+import type { SubscriptionRecord } from "../../domain/webhooks/subscription-record.js"
 import { readableInstant, readableOrNever } from "./dates.js"
 
 /** How an endpoint is doing, in one word the page can colour. */

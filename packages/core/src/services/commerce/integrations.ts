@@ -7,17 +7,9 @@ import { checkIntegrationUse, type IntegrationUse } from "../../domain/orders/in
 import { DeliveryUrlGuard } from "../outbound/delivery-url-guard.js"
 import { SecretBox } from "../credentials/secret-box.js"
 import { snakeStruct } from "../../storage/table.js"
+import type { IntegrationRecord } from "../../domain/orders/integration-record.js"
 
-/** A custom integration of a Store: where finished designs are announced, and with which secret. */
-export interface IntegrationRecord {
-  readonly id: number
-  readonly storeId: number
-  readonly name: string | null
-  readonly createProductUrl: string
-  readonly enabled: boolean
-  readonly signingSecret: string
-  readonly createdAt: string
-}
+export type { IntegrationRecord } from "../../domain/orders/integration-record.js"
 
 const IntegrationRow = snakeStruct({
   id: RowId,

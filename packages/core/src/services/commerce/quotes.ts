@@ -5,18 +5,9 @@ import { type FormResponse, formSubmittedPayload } from "../../domain/webhooks/f
 import { decodeRows, decodeSingleRow, JsonColumn, jsonParam, RowId, RowNumber } from "../../storage/rows.js"
 import { Outbox } from "../webhooks/outbox.js"
 import { snakeStruct } from "../../storage/table.js"
+import type { QuoteRecord } from "../../domain/quotes/quote-record.js"
 
-/** A stored form submission, read as a v3 quote. */
-export interface QuoteRecord {
-  readonly id: number
-  readonly storeId: number
-  readonly customiserId: number
-  /** The form the shopper filled in; null for the customiser's built-in form. */
-  readonly formId: number | null
-  readonly submissionNumber: number
-  readonly responses: ReadonlyArray<FormResponse>
-  readonly createdAt: string
-}
+export type { QuoteRecord } from "../../domain/quotes/quote-record.js"
 
 /** What a shopper submitted. */
 export interface FormSubmission {

@@ -17,6 +17,9 @@ import {
 } from "../../storage/rows.js"
 import type { ApiKeyPrincipal } from "../../domain/credentials/principal.js"
 import { snakeStruct } from "../../storage/table.js"
+import type { ApiKeyRecord } from "../../domain/credentials/api-key-record.js"
+
+export type { ApiKeyRecord } from "../../domain/credentials/api-key-record.js"
 
 export type { ApiKeyPrincipal } from "../../domain/credentials/principal.js"
 
@@ -27,18 +30,6 @@ export interface IssuedApiKey {
   readonly key: string
   readonly mode: KeyMode
   readonly grant: Grant
-  readonly expiresAt: Date | null
-}
-
-/** A key as the Store's people see it in the dashboard: never its secret or hash. */
-export interface ApiKeyRecord {
-  readonly id: number
-  /** The first characters of the secret (`sk_test_Ab12`), enough to tell keys apart. */
-  readonly prefix: string
-  readonly mode: KeyMode
-  readonly grant: Grant
-  readonly createdAt: Date
-  readonly lastUsedAt: Date | null
   readonly expiresAt: Date | null
 }
 

@@ -3,20 +3,9 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import type { Scope } from "../../domain/credentials/scopes.js"
 import { JsonStrings, OptionalTimestamp, StoredScopes, Timestamp } from "./rows.js"
 import { snakeStruct } from "../../storage/table.js"
+import type { Connection } from "../../domain/oauth/connection.js"
 
-/** A live connection as the operator API lists it. */
-export interface Connection {
-  readonly id: number
-  readonly clientId: string
-  readonly clientName: string | null
-  readonly personId: number
-  readonly scopes: ReadonlyArray<Scope>
-  readonly createdAt: Date
-  /** The client's registered redirect URIs: where its people are sent back to, naming its host. */
-  readonly redirectUris: ReadonlyArray<string>
-  /** The last agent request made with it (to the minute), if any since this was recorded. */
-  readonly lastUsedAt: Date | null
-}
+export type { Connection } from "../../domain/oauth/connection.js"
 
 const ConnectionRow = snakeStruct({
   id: Schema.Int,

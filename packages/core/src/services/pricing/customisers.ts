@@ -17,19 +17,9 @@ import {
   StoredDocument
 } from "../../storage/rows.js"
 import { snakeStruct } from "../../storage/table.js"
+import type { CustomiserRecord } from "../../domain/pricing/customiser-record.js"
 
-/** A customiser as stored: canonical spellings (or whatever older data holds), UTC timestamps with microseconds. */
-export interface CustomiserRecord {
-  readonly id: number
-  readonly storeId: number
-  readonly name: string
-  readonly pricingModel: string
-  readonly productFamily: string
-  readonly selectionMode: string
-  readonly active: boolean
-  readonly createdAt: string
-  readonly updatedAt: string
-}
+export type { CustomiserRecord } from "../../domain/pricing/customiser-record.js"
 
 /** A customiser's pricing as stored, with what its v3 header is derived from. */
 export interface StoredPricing {

@@ -2,14 +2,9 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeRows, RowId, RowNumber, RowTimestamp } from "../../storage/rows.js"
 import { snakeStruct } from "../../storage/table.js"
+import type { UsageRecord } from "../../domain/credentials/deprecated-usage-record.js"
 
-/** One deprecated operation's use by one API key. */
-export interface UsageRecord {
-  readonly apiKeyId: number
-  readonly operation: string
-  readonly count: number
-  readonly lastSeenAt: Date
-}
+export type { UsageRecord } from "../../domain/credentials/deprecated-usage-record.js"
 
 const UsageRow = snakeStruct({
   apiKeyId: RowId,

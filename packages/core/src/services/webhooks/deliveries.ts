@@ -1,13 +1,16 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { NotFound } from "../../domain/errors.js"
-import { ATTEMPT_STATUSES, type AttemptStatus, DELIVERY_TRIGGERS, type DeliveryTrigger } from "../../domain/webhooks/delivery-log.js"
+import { ATTEMPT_STATUSES, DELIVERY_TRIGGERS, type DeliveryTrigger } from "../../domain/webhooks/delivery-log.js"
 import type { NextStep } from "../../domain/webhooks/receiver-answer.js"
 import { SIGNATURE_SCHEMES, type SignatureScheme } from "../../domain/webhooks/signature-schemes.js"
 import { batchRows } from "../../storage/batch-rows.js"
 import { decodeFirstRow, decodeRows, isStorableBigId, isStorableId, RowId, RowNumber, RowTimestamp } from "../../storage/rows.js"
 import { SecretBox } from "../credentials/secret-box.js"
 import { snakeStruct } from "../../storage/table.js"
+import type { DeliveryRecord } from "../../domain/webhooks/delivery-record.js"
+
+export type { AttemptRecord, DeliveryRecord } from "../../domain/webhooks/delivery-record.js"
 
 /** A delivery a worker claimed: everything needed to send one attempt. */
 export interface ClaimedDelivery {
@@ -41,38 +44,6 @@ export interface AttemptResult {
   readonly responseExcerpt: string | null
   readonly error: string | null
   readonly next: NextStep
-}
-
-/** One attempt in the delivery log. */
-export interface AttemptRecord {
-  readonly attemptNumber: number
-  readonly startedAt: string
-  readonly durationMs: number
-  readonly responseStatus: number | null
-  readonly responseExcerpt: string | null
-  readonly error: string | null
-  readonly trigger: DeliveryTrigger
-  /** `pending`, `delivered` or `failed`; null for attempts recorded before outcomes were kept. */
-  readonly status: AttemptStatus | null
-  readonly nextAttemptAt: string | null
-}
-
-/** One delivery in the delivery log, with its attempts. */
-export interface DeliveryRecord {
-  readonly id: number
-  readonly subscriptionId: number
-  readonly eventId: number
-  readonly topic: string
-  /** `pending`, `delivered`, `failed` (retries exhausted) or `cancelled` (subscription deleted). */
-  readonly status: string
-  /** Why the delivery's latest (or next) attempt was queued. */
-  readonly trigger: DeliveryTrigger
-  readonly attemptCount: number
-  readonly nextAttemptAt: string | null
-  readonly deliveredAt: string | null
-  readonly lastError: string | null
-  readonly createdAt: string
-  readonly attempts: ReadonlyArray<AttemptRecord>
 }
 
 const utc = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`

@@ -4,18 +4,9 @@ import { NotFound } from "../../domain/errors.js"
 import { EVENT_DELIVERY_STATUSES, type EventDeliveryStatus } from "../../domain/webhooks/delivery-log.js"
 import { decodeFirstRow, decodeRows, isStorableBigId, RowId } from "../../storage/rows.js"
 import { snakeStruct } from "../../storage/table.js"
+import type { EventRecord } from "../../domain/webhooks/event-record.js"
 
-/** An event of the outbox, as the events API reads it. */
-export interface EventRecord {
-  readonly id: number
-  readonly topic: string
-  /** The JSON body exactly as delivered. */
-  readonly body: string
-  /** UTC text with microseconds. */
-  readonly createdAt: string
-  /** Null when the event went to no subscription. */
-  readonly deliveryStatus: EventDeliveryStatus | null
-}
+export type { EventRecord } from "../../domain/webhooks/event-record.js"
 
 /** Which events a list keeps; every member optional. */
 export interface EventFilters {

@@ -2,20 +2,12 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeRows, RowId, RowNumber, RowTimestamp } from "../../storage/rows.js"
 import { snakeStruct } from "../../storage/table.js"
+import type { EndpointHealth } from "../../domain/webhooks/endpoint-health.js"
+
+export type { EndpointHealth } from "../../domain/webhooks/endpoint-health.js"
 
 /** How far back the dashboard counts a subscription's failed attempts. */
 export const RECENT_FAILURES_HOURS = 24
-
-/** How one subscription's endpoint has been doing, as the dashboard shows it. */
-export interface EndpointHealth {
-  readonly subscriptionId: number
-  /** Failed attempts (an error or a non-2xx answer) in the last {@link RECENT_FAILURES_HOURS} hours. */
-  readonly recentFailures: number
-  /** Since when its deliveries have been failing without a success in between, if they are. */
-  readonly failingSince: Date | null
-  /** The last delivery that succeeded, if any. */
-  readonly lastDeliveredAt: Date | null
-}
 
 const HealthRow = snakeStruct({
   subscriptionId: RowId,
