@@ -130,8 +130,10 @@ describe.runIf(postgres.length > 0).each(postgres)("a database outage ($name dat
     phase = "after"
     const restoredAt = Date.now()
     const acknowledgedBefore = acknowledged.length
-    // The server finds the database again by itself: writes are acknowledged again.
-    while (acknowledged.length < acknowledgedBefore + 20 && Date.now() - restoredAt < 30_000) {
+    // The server finds the database again by itself: writes are acknowledged again, and a probe
+    // started after the restore says ready (writes can recover before the prober's next turn).
+    const readyAgain = () => readiness.some((outcome) => outcome.during === "after" && outcome.status === 200)
+    while ((acknowledged.length < acknowledgedBefore + 20 || !readyAgain()) && Date.now() - restoredAt < 30_000) {
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
     stop = true
