@@ -37,8 +37,7 @@ const answerFastReadsFirst = (server: Server, slot: FastReadsSlot, closing: () =
     if (slot.answer === undefined || closing()) return false
     const answer = slot.answer(request.method ?? "", request.url ?? "", request.headers, request.socket.remoteAddress ?? "unknown")
     if (answer === undefined) return false
-    const length = typeof answer.body === "string" ? Buffer.byteLength(answer.body) : answer.body.length
-    response.writeHead(answer.status, { ...answer.headers, "content-length": String(length) })
+    response.writeHead(answer.status, answer.headers)
     // A body a client sent with its GET is drained by node:http once the answer is finished.
     response.end(answer.body)
     return true
