@@ -19,4 +19,4 @@ export { DEMO_EMAIL, type DemoData, DemoSeed, layerDemoSeed, seedDemoData } from
 export { type LineOutput, makeLineOutput } from "./log-output.js"
 export { layerPruning, pruneOnce } from "./pruning.js"
 export { layerServer, requestLogger, requestLoggerFor, serve, type ServeOptions, textRequestLogger } from "./serve.js"
-export { layerTraceExport } from "./tracing.js"
+export { layerTraceExport, layerTracesOff, layerTracing } from "./tracing.js"

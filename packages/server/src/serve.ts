@@ -10,7 +10,7 @@ import { DemoSeed, layerDemoSeed } from "./demo-data.js"
 import { createDrainingServer } from "./http-listener.js"
 import { type LineOutput, stdoutOutput } from "./log-output.js"
 import { layerPruning } from "./pruning.js"
-import { layerTraceExport } from "./tracing.js"
+import { layerTracing } from "./tracing.js"
 
 /** Options of {@link serve} beyond the configuration. */
 export interface ServeOptions {
@@ -151,7 +151,7 @@ export const layerServer = (config: ServerConfig, options: ServeOptions = {}) =>
   )
   // Outermost of all: every span, from the migrations on, goes to the collector, and closing
   // the server flushes the last ones after the database has closed.
-  return config.traces === undefined ? server : server.pipe(Layer.provide(layerTraceExport(config.traces)))
+  return server.pipe(Layer.provide(layerTracing(config.traces)))
 }
 
 /** Runs the server until interrupted; interrupting it shuts down gracefully. */

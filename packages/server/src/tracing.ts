@@ -1,4 +1,4 @@
-import { Layer } from "effect"
+import { Layer, References } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { type OtlpExporter, OtlpSerialization, OtlpTracer } from "effect/observability"
 import type { TraceExport } from "./config.js"
@@ -7,8 +7,7 @@ import type { TraceExport } from "./config.js"
  * Exports every span (a server span per request, the SQL statements and webhook deliveries
  * under it) over OTLP/HTTP as JSON to `{endpoint}/v1/traces`, as the OpenTelemetry exporter
  * specification places traces under `OTEL_EXPORTER_OTLP_ENDPOINT`. Closing the layer flushes
- * what is buffered. Without it (no endpoint) the native tracer exports nothing and the request
- * path never names a span.
+ * what is buffered.
  */
 export const layerTraceExport = (traces: TraceExport): Layer.Layer<OtlpExporter.Flusher> =>
   OtlpTracer.layer({
@@ -18,3 +17,14 @@ export const layerTraceExport = (traces: TraceExport): Layer.Layer<OtlpExporter.
     Layer.provide(OtlpSerialization.layerJson),
     Layer.provide(FetchHttpClient.layer)
   )
+
+/**
+ * Spans off, for a server with no endpoint to send them to. The native tracer would still make
+ * every span (each `Effect.fn` call, SQL statement and request: a clock reading, attributes) and
+ * drop it; with the tracer disabled they are no-ops, so tracing costs nothing when it is off.
+ */
+export const layerTracesOff: Layer.Layer<never> = Layer.succeed(References.TracerEnabled, false)
+
+/** What the server does with its spans: export them to `traces`, or, without an endpoint, make none. */
+export const layerTracing = (traces: TraceExport | undefined): Layer.Layer<OtlpExporter.Flusher> | Layer.Layer<never> =>
+  traces === undefined ? layerTracesOff : layerTraceExport(traces)
