@@ -107,14 +107,16 @@ export const makeFastReads = (log: RequestLogger, agentPath: string | undefined,
       Buffer.concat([headOf(document, JSON.stringify(shell.links)), Buffer.from(envelopeTail(shell.meta))])
 
     // The answer's headers in the order the full path applies them: the handler's, then what
-    // inner layers asked for, then the router's closing ones. Built into one object, since the
-    // copies of a header set per request showed in the read's profile.
+    // inner layers asked for, then the router's closing ones, then the length. The last step is one
+    // object spread: V8 clones a spread source's shape, where adding the same keys one by one to
+    // an object measured about twice as slow.
     const answer = (status: number, own: Readonly<Record<string, string>>, body: string | Buffer, info: RequestInfo): FastAnswer => {
-      const headers: Record<string, string> = { ...own }
-      for (const [name, value] of info.responseHeaders) headers[name] = value
-      frame.addClosingHeaders(headers, info)
+      const inner: Record<string, string> = { ...own }
+      for (const [name, value] of info.responseHeaders) inner[name] = value
       // A 304 has no content, and a length of 0 would misstate the representation's (RFC 9110 §8.6).
-      if (status !== 304) headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.length)
+      const headers = status === 304
+        ? { ...inner, ...frame.closingHeaders(info) }
+        : { ...inner, ...frame.closingHeaders(info), "content-length": String(typeof body === "string" ? Buffer.byteLength(body) : body.length) }
       return { status, headers, body }
     }
 

@@ -78,16 +78,11 @@ export const makeRequestFrame = (settings: ServiceSettings, agentPath: string | 
     return { pathname, info, cors }
   }
 
-  /** Adds the headers the router adds last to every answer to `headers`: request id, nosniff (HSTS), deprecation. */
-  const addClosingHeaders = (headers: Record<string, string>, info: RequestInfo): Record<string, string> => {
-    headers["x-request-id"] = info.requestId
-    Object.assign(headers, everyAnswer)
-    if (info.generation === "legacy") Object.assign(headers, legacyHeaders)
-    return headers
-  }
-
-  /** The headers the router adds last to every answer, as an object of their own. */
-  const closingHeaders = (info: RequestInfo): Readonly<Record<string, string>> => addClosingHeaders({}, info)
+  /** The headers the router adds last to every answer: request id, nosniff (HSTS), deprecation. */
+  const closingHeaders = (info: RequestInfo): Readonly<Record<string, string>> =>
+    info.generation === "legacy"
+      ? { "x-request-id": info.requestId, ...everyAnswer, ...legacyHeaders }
+      : { "x-request-id": info.requestId, ...everyAnswer }
 
   /**
    * Writes the request's log line (no headers, no query: no secrets) and an error line for a 5xx,
@@ -119,5 +114,5 @@ export const makeRequestFrame = (settings: ServiceSettings, agentPath: string | 
     }
   }
 
-  return { begin, addClosingHeaders, closingHeaders, recordAnswer }
+  return { begin, closingHeaders, recordAnswer }
 }
