@@ -2,7 +2,7 @@ import { toNodeListener, type WebHandler } from "@signcraft/adapters"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { AppOptions, DatabaseConfig, ServiceSettings } from "@signcraft/core"
-import { startApp } from "./app.js"
+import { type HarnessOptions, startApp } from "./app.js"
 
 const listen = async (server: Server): Promise<string> => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
@@ -22,12 +22,13 @@ const close = (server: Server) =>
 export const startLoopbackServer = async (
   database: DatabaseConfig,
   overrides: Partial<ServiceSettings> = {},
-  appOptions: Omit<AppOptions, "settings"> = {}
+  appOptions: Omit<AppOptions, "settings"> = {},
+  harness: HarnessOptions = {}
 ) => {
   let handler: WebHandler = async () => new Response(null, { status: 503 })
   const server = createServer(toNodeListener((request, context) => handler(request, context)))
   const url = await listen(server)
-  const app = startApp(database, { rateLimitPerIpPerMinute: 100_000, baseUrl: url, ...overrides }, appOptions)
+  const app = startApp(database, { rateLimitPerIpPerMinute: 100_000, baseUrl: url, ...overrides }, appOptions, harness)
   handler = app.handler
   return {
     ...app,

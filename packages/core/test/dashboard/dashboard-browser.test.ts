@@ -3,7 +3,7 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { BrowserContext, Page } from "playwright-core"
-import { Effect } from "effect"
+import { Effect, Layer, Random } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sampleEventPayload } from "../../src/domain/webhooks/topics.js"
 import { signPayload } from "../../src/domain/webhooks/signature.js"
@@ -33,7 +33,12 @@ describe.skipIf("skip" in browser).each(databaseVariants())("the merchant dashbo
     // The first attempt of every event fails; only a resend from the dashboard gets it through,
     // since the scheduled retry is an hour away.
     receiver = await startReceiver((_, previous) => (previous === 0 ? 500 : 200))
-    server = await startLoopbackServer(db.config, { webhookRetryBaseMs: 3_600_000 }, { deliveryWorker: { pollIntervalMs: 20 } })
+    // Retries wait a uniform draw up to their ceiling ("full jitter"): a low draw would retry within
+    // the test and turn the endpoint healthy. The draw is fixed near the top of the range instead.
+    const lateRetries = Layer.succeed(Random.Random, { nextDoubleUnsafe: () => 0.999, nextIntUnsafe: () => 0 })
+    server = await startLoopbackServer(db.config, { webhookRetryBaseMs: 3_600_000 }, { deliveryWorker: { pollIntervalMs: 20 } }, {
+      layer: lateRetries
+    })
     world = await seedDashboardWorld(server, receiver)
     await receiver.waitFor((received) => received.length === 1)
     const { chromium } = await import("playwright-core")
