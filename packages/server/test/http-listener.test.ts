@@ -52,7 +52,7 @@ describe("the listener's fast reads", () => {
     slot.answer = (method, path, headers, peer) => {
       offered.push(`${method} ${path} ${peer}`)
       return path === "/fast" && headers["x-probe"] === "yes"
-        ? { status: 203, headers: { "content-type": "application/json", "x-answered": "fast", "content-length": "13" }, body: '{"fast":true}' }
+        ? { status: 203, headers: ["content-type", "application/json", "x-answered", "fast", "content-length", "13"], body: '{"fast":true}' }
         : undefined
     }
     const handled: Array<string | undefined> = []

@@ -10,7 +10,7 @@ import { Metrics } from "../services/operations/metrics.js"
 import { RateLimiter } from "../services/requests/rate-limiter.js"
 import { Settings } from "../services/settings.js"
 import { SigncraftApi } from "./api/index.js"
-import { envelopeHead, envelopeTail, envelopeText } from "./handlers/envelope.js"
+import { envelopeHead, envelopeTail } from "./handlers/envelope.js"
 import { DIAGNOSTIC_HEADER, endpointRulesOf, makeHeldKeyChecks } from "./middleware/held-key-checks.js"
 import type { RouteUrlOf } from "./base-path.js"
 import { makeRequestFrame, type RequestLogger } from "./request-frame.js"
@@ -19,8 +19,12 @@ import type { RequestInfo } from "./request-info.js"
 /** An answer written straight to the connection. */
 export interface FastAnswer {
   readonly status: number
-  /** Every header the answer carries, `content-length` included (but on a 304). */
-  readonly headers: Readonly<Record<string, string>>
+  /**
+   * Every header the answer carries, `content-length` included (but on a 304), as name, value,
+   * name, value: the form node:http's `writeHead` takes without an object per answer. A fresh
+   * array for each answer.
+   */
+  readonly headers: Array<string>
   /** Text, or bytes already encoded as UTF-8. */
   readonly body: string | Buffer
 }
@@ -44,7 +48,29 @@ const single = (value: string | ReadonlyArray<string> | undefined): string | und
   typeof value === "string" ? value : undefined
 
 const BEARER = "Bearer "
-const JSON_CONTENT: Readonly<Record<string, string>> = { "content-type": "application/json" }
+const JSON_CONTENT: ReadonlyArray<string> = ["content-type", "application/json"]
+
+// A document's answer up to its `meta`, for the links it was built with; `bytes` once needed.
+interface Head {
+  readonly linksJson: string
+  readonly text: string
+  bytes: Buffer | undefined
+}
+
+/** Headers as name, value, name, value. */
+const pairsOf = (headers: Readonly<Record<string, string>>): ReadonlyArray<string> => Object.entries(headers).flat()
+
+// Sets a header in pairs: a name already there keeps its place and takes the new value, as a
+// header set again on a response does.
+const setPair = (pairs: Array<string>, name: string, value: string): void => {
+  for (let index = 0; index < pairs.length; index += 2) {
+    if (pairs[index] === name) {
+      pairs[index + 1] = value
+      return
+    }
+  }
+  pairs.push(name, value)
+}
 
 // A path segment the id rule (`ResourceIdParam`) accepts: decimal digits, no sign, no leading
 // zero, a safe integer. Anything else goes the full way, which answers it.
@@ -80,43 +106,68 @@ export const makeFastReads = (log: RequestLogger, agentPath: string | undefined,
     const pricingRules = endpointRulesOf(pricing)
     const [pricingPrefix = "", pricingSuffix = ""] = pricing.path.split(":customiser_id")
 
-    // The Store as a key sees it, as JSON: the same for every request of that key while it is
-    // cached (the verified key is one object for as long as Credentials holds it).
-    const storeJson = new WeakMap<ApiKeyPrincipal, string>()
-    const storeJsonOf = (principal: ApiKeyPrincipal, store: Store): string => {
-      const known = storeJson.get(principal)
+    // The Store as a key sees it, as a JSON document: the same for every request of that key while
+    // it is cached (the verified key is one object for as long as Credentials holds it).
+    const storeDocuments = new WeakMap<ApiKeyPrincipal, { readonly json: string }>()
+    const storeDocumentOf = (principal: ApiKeyPrincipal, store: Store): { readonly json: string } => {
+      const known = storeDocuments.get(principal)
       if (known !== undefined) return known
-      const json = JSON.stringify(storeMeView(principal, store))
-      storeJson.set(principal, json)
-      return json
+      const document = { json: JSON.stringify(storeMeView(principal, store)) }
+      storeDocuments.set(principal, document)
+      return document
     }
 
-    // A cached pricing document's answer up to its `meta`, as UTF-8: a document of several KB is
-    // encoded once, not on every read, where it was a visible share of the read's cost. Kept by the
-    // cache entry's identity, like the Store's JSON above: an entry the pricing cache replaces or
-    // evicts is unreachable, and its bytes go with it, so the cache's own bound holds for these.
-    const heads = new WeakMap<object, { readonly linksJson: string; readonly bytes: Buffer }>()
-    const headOf = (document: { readonly json: string }, linksJson: string): Buffer => {
-      const known = heads.get(document)
-      if (known !== undefined && known.linksJson === linksJson) return known.bytes
-      const bytes = Buffer.from(envelopeHead(document.json, linksJson))
-      heads.set(document, { linksJson, bytes })
-      return bytes
+    // The envelope's links depend on the request's URL alone (the base URL is the deployment's),
+    // and consecutive reads mostly share one: the last one's JSON is kept.
+    let lastLinks = { self: "", json: "" }
+    const linksJsonOf = (links: { readonly self: string }): string => {
+      if (links.self !== lastLinks.self) lastLinks = { self: links.self, json: JSON.stringify(links) }
+      return lastLinks.json
     }
-    const pricingBody = (document: { readonly json: string }, shell: { readonly links: unknown; readonly meta: unknown }): Buffer =>
-      Buffer.concat([headOf(document, JSON.stringify(shell.links)), Buffer.from(envelopeTail(shell.meta))])
+
+    // A document's answer up to its `meta`, as text and (for a pricing document, of several KB)
+    // as UTF-8: built once, not on every read, where it was a visible share of the read's cost.
+    // Kept by the document's identity: an entry the pricing cache replaces or evicts, or a key
+    // Credentials drops, is unreachable, and its head goes with it, so the caches' bounds hold.
+    const heads = new WeakMap<object, Head>()
+    const headOf = (document: { readonly json: string }, linksJson: string): Head => {
+      const known = heads.get(document)
+      if (known !== undefined && known.linksJson === linksJson) return known
+      const head: Head = { linksJson, text: envelopeHead(document.json, linksJson), bytes: undefined }
+      heads.set(document, head)
+      return head
+    }
+    type Shell = { readonly links: { readonly self: string }; readonly meta: unknown }
+    const storeBody = (document: { readonly json: string }, shell: Shell): string =>
+      headOf(document, linksJsonOf(shell.links)).text + envelopeTail(shell.meta)
+    const pricingBody = (document: { readonly json: string }, shell: Shell): Buffer => {
+      const head = headOf(document, linksJsonOf(shell.links))
+      head.bytes ??= Buffer.from(head.text)
+      return Buffer.concat([head.bytes, Buffer.from(envelopeTail(shell.meta))])
+    }
+
+    // A cached pricing document's own headers (its entity tag and caching rule) as pairs, for a
+    // 200 and for a 304, kept by the cache entry's identity like its head.
+    const validators = new WeakMap<object, { readonly ok: ReadonlyArray<string>; readonly notModified: ReadonlyArray<string> }>()
+    const validatorsOf = (document: object, etag: string) => {
+      const known = validators.get(document)
+      if (known !== undefined) return known
+      const notModified = pairsOf(pricingReadHeaders(etag))
+      const made = { ok: [...JSON_CONTENT, ...notModified], notModified }
+      validators.set(document, made)
+      return made
+    }
 
     // The answer's headers in the order the full path applies them: the handler's, then what
     // inner layers asked for, then the router's closing ones, then the length. The last step is one
     // object spread: V8 clones a spread source's shape, where adding the same keys one by one to
     // an object measured about twice as slow.
-    const answer = (status: number, own: Readonly<Record<string, string>>, body: string | Buffer, info: RequestInfo): FastAnswer => {
-      const inner: Record<string, string> = { ...own }
-      for (const [name, value] of info.responseHeaders) inner[name] = value
+    const answer = (status: number, own: ReadonlyArray<string>, body: string | Buffer, info: RequestInfo): FastAnswer => {
+      const headers = own.slice()
+      for (const [name, value] of info.responseHeaders) setPair(headers, name, value)
+      frame.appendClosingHeaders(info, headers)
       // A 304 has no content, and a length of 0 would misstate the representation's (RFC 9110 §8.6).
-      const headers = status === 304
-        ? { ...inner, ...frame.closingHeaders(info) }
-        : { ...inner, ...frame.closingHeaders(info), "content-length": String(typeof body === "string" ? Buffer.byteLength(body) : body.length) }
+      if (status !== 304) headers.push("content-length", String(typeof body === "string" ? Buffer.byteLength(body) : body.length))
       return { status, headers, body }
     }
 
@@ -142,17 +193,17 @@ export const makeFastReads = (log: RequestLogger, agentPath: string | undefined,
       // The document to send: the key's Store, or the cached pricing if it is this Store's.
       const store = principal.store
       const document: { readonly json: string; readonly etag?: string } | undefined = customiserId === undefined
-        ? store === undefined ? undefined : { json: storeJsonOf(principal, store) }
+        ? store === undefined ? undefined : storeDocumentOf(principal, store)
         : pricingCache.get(customiserId, principal.storeId)
       if (document === undefined) return undefined
       const { info, pathname } = frame.begin(url, { origin: single(headers.origin), "x-forwarded-for": single(headers["x-forwarded-for"]) }, peer)
       if (!checks.admitHeld(info, principal, single(headers[DIAGNOSTIC_HEADER]), isMe ? meRules : pricingRules, now)) return undefined
       const shell = envelopeOf(null, info, settings.baseUrl)
       const served = document.etag === undefined
-        ? answer(200, JSON_CONTENT, envelopeText(document.json, shell), info)
+        ? answer(200, JSON_CONTENT, storeBody(document, shell), info)
         : ifNoneMatchHits(single(headers["if-none-match"]), document.etag)
-        ? answer(304, pricingReadHeaders(document.etag), "", info)
-        : answer(200, { ...JSON_CONTENT, ...pricingReadHeaders(document.etag) }, pricingBody(document, shell), info)
+        ? answer(304, validatorsOf(document, document.etag).notModified, "", info)
+        : answer(200, validatorsOf(document, document.etag).ok, pricingBody(document, shell), info)
       frame.recordAnswer(log, info, {
         method,
         template: isMe ? me.path : pricing.path,
